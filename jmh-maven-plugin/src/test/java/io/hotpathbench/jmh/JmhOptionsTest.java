@@ -1,0 +1,131 @@
+package io.hotpathbench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JmhOptionsTest {
+
+    private static List<String> args(Map<String, String> props) {
+        return JmhOptions.parse(props).arguments("/r/out.json");
+    }
+
+    @Test
+    void noOptionsRunsEverythingWithGcProfilerAndFailOnError() {
+        assertEquals(List.of("-prof", "gc", "-foe", "true", "-rf", "json", "-rff", "/r/out.json"), args(Map.of()));
+    }
+
+    @Test
+    void includeIsPositionalAndLastExcludeIsDashE() {
+        List<String> a = args(Map.of("jmh.include", "Split", "jmh.exclude", "First"));
+        assertEquals("Split", a.get(a.size() - 1));
+        int e = a.indexOf("-e");
+        assertEquals("First", a.get(e + 1));
+    }
+
+    @Test
+    void anyJmhFlagPassesThroughAsDashFlag() {
+        List<String> a = args(Map.of("jmh.f", "3", "jmh.wi", "5", "jmh.r", "500ms", "jmh.bm", "avgt", "jmh.tu", "ns",
+                "jmh.jvmArgsAppend", "-Xmx2g -XX:+UseParallelGC"));
+        assertPair(a, "-f", "3");
+        assertPair(a, "-wi", "5");
+        assertPair(a, "-r", "500ms");
+        assertPair(a, "-bm", "avgt");
+        assertPair(a, "-tu", "ns");
+        assertPair(a, "-jvmArgsAppend", "-Xmx2g -XX:+UseParallelGC");
+    }
+
+    @Test
+    void quickSetsShortRunAndExplicitFlagsWin() {
+        List<String> a = args(Map.of("jmh.quick", "", "jmh.i", "3"));
+        assertPair(a, "-f", "1");
+        assertPair(a, "-wi", "1");
+        assertPair(a, "-w", "1s");
+        assertPair(a, "-r", "1s");
+        assertPair(a, "-i", "3");
+        assertEquals(1, a.stream().filter("-i"::equals).count());
+    }
+
+    @Test
+    void quickFalseIsOff() {
+        assertTrue(!args(Map.of("jmh.quick", "false")).contains("-wi"));
+    }
+
+    @Test
+    void paramsMapToDashP() {
+        List<String> a = args(Map.of("jmh.p.size", "100000,1000000"));
+        assertPair(a, "-p", "size=100000,1000000");
+    }
+
+    @Test
+    void profAddsReplacesOrDisables() {
+        assertEquals(List.of("gc", "stack"), JmhOptions.parse(Map.of("jmh.prof", "+stack")).profilers());
+        assertEquals(List.of("stack", "cl"), JmhOptions.parse(Map.of("jmh.prof", "stack,cl")).profilers());
+        assertEquals(List.of(), JmhOptions.parse(Map.of("jmh.prof", "none")).profilers());
+        assertTrue(!args(Map.of("jmh.prof", "none")).contains("-prof"));
+    }
+
+    @Test
+    void unknownFlagIsRejectedWithTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JmhOptions.parse(Map.of("jmh.forks", "2")));
+        assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.forks"), e.getMessage());
+        assertTrue(e.getMessage().contains("wi"), e.getMessage());
+        assertTrue(!e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void badValuesAreRejected() {
+        assertMessage(Map.of("jmh.f", "two"), "-Djmh.f=two is not a valid value (expected a non-negative integer)");
+        assertMessage(Map.of("jmh.r", "fast"), "-Djmh.r=fast is not a valid value (expected a time such as 500ms, 2s or 1m)");
+        assertMessage(Map.of("jmh.bm", "slow"), "-Djmh.bm=slow is not a valid value (expected thrpt, avgt, sample, ss or all, comma separated)");
+        assertMessage(Map.of("jmh.quick", "maybe"), "-Djmh.quick=maybe is not a valid value (expected true or false)");
+        assertMessage(Map.of("jmh.p.", "1"), "-Djmh.p.NAME=v1,v2 needs a parameter name and at least one value, got -Djmh.p.=1");
+    }
+
+    @Test
+    void reservedFlagsAreRejected() {
+        assertMessage(Map.of("jmh.rff", "x.json"),
+                "-Djmh.rff cannot be set: results always go to results/ (set -Djmh.resultsDir to change the folder)");
+        assertMessage(Map.of("jmh.foe", "false"),
+                "-Djmh.foe cannot be set: the run always fails on the first benchmark error (-foe true)");
+    }
+
+    @Test
+    void invalidRegexIsRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JmhOptions.parse(Map.of("jmh.include", "Split(")));
+        assertTrue(e.getMessage().startsWith("-Djmh.include=Split( is not a valid regex"), e.getMessage());
+    }
+
+    @Test
+    void nonJmhPropertiesAreIgnored() {
+        assertEquals(args(Map.of()), args(Map.of("skipTests", "true", "user.home", "/root")));
+    }
+
+    @Test
+    void selectionFindsLikeJmh() {
+        List<String> all = List.of("io.x.split.SplitBenchmark.split", "io.x.split.SplitBenchmark.splitFirst",
+                "io.x.validation.ValidatorBenchmark.validate");
+        assertEquals(all, JmhOptions.parse(Map.of()).select(all));
+        assertEquals(all.subList(0, 2), JmhOptions.parse(Map.of("jmh.include", "Split")).select(all));
+        assertEquals(List.of(all.get(0)),
+                JmhOptions.parse(Map.of("jmh.include", "Split", "jmh.exclude", "First")).select(all));
+        assertEquals(List.of(), JmhOptions.parse(Map.of("jmh.include", "NoSuch")).select(all));
+    }
+
+    private static void assertMessage(Map<String, String> props, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JmhOptions.parse(props));
+        assertEquals(message, e.getMessage());
+    }
+
+    private static void assertPair(List<String> args, String flag, String value) {
+        int i = args.indexOf(flag);
+        assertTrue(i >= 0, flag + " missing in " + args);
+        assertEquals(value, args.get(i + 1), flag + " in " + args);
+    }
+}
