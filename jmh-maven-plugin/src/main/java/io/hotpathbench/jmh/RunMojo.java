@@ -72,8 +72,6 @@ public class RunMojo extends AbstractMojo {
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
-        checkLock();
-
         List<String> all = listBenchmarks(java, classpath);
         if (all.isEmpty()) {
             throw new MojoFailureException("no benchmarks were compiled: is src/jmh/java on the test source path?");
@@ -84,6 +82,7 @@ public class RunMojo extends AbstractMojo {
                     + (options.exclude() == null ? "" : " exclude=" + options.exclude())
                     + "; benchmarks: " + String.join(", ", all));
         }
+        checkLock();
 
         Path base = project.getBasedir().toPath();
         Environment.Git git = Environment.git(base);
