@@ -25,8 +25,8 @@ import org.openjdk.jmh.runner.IterationType;
  * with a {@code ValidatorFactory} built in every call as the map service did ({@code PER_CALL}),
  * with one static {@code Validator} ({@code SHARED}), and with plain {@code if} checks that report
  * the same violations ({@code HAND_WRITTEN}, the floor). {@code validate} answers "what does one
- * call cost a long-running service": average time per call in microseconds after 10 two-second
- * warm-up iterations (the per-call variant takes 8 or more to settle). {@code coldStart} answers
+ * call cost a long-running service": average time per call in microseconds after 15 two-second
+ * warm-up iterations (the per-call variant was still settling after 10 on a 2-core machine). {@code coldStart} answers
  * "what did the write-up measure" (100 validations, 2,772 ms before and 278 ms after) and what a
  * service pays when it builds the factory per request right after start: each fork is a fresh JVM
  * that times, in one shot, {@code variant.create()} (for {@code SHARED} this builds the static
@@ -81,8 +81,8 @@ public class ValidatorBenchmark extends BenchmarkDefaults {
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    // PER_CALL keeps speeding up for 8 or more two-second iterations (JIT of the factory bootstrap).
-    @Warmup(iterations = 10, time = 2)
+    // PER_CALL keeps speeding up for 10 or more two-second iterations (JIT of the factory bootstrap).
+    @Warmup(iterations = 15, time = 2)
     @Measurement(iterations = 5, time = 2)
     public List<Violation> validate(Built built) {
         return built.validator.validate(requests[next++ & MASK]);
