@@ -190,14 +190,49 @@ def _metric(m, where: str) -> Metric:
         raise InputError(f"{where}: metric without a score")
     score = _num(m["score"], where + ".score")
     unit = str(m.get("scoreUnit", ""))
+    err = _num(m.get("scoreError", "NaN"), where + ".scoreError")
     conf = m.get("scoreConfidence")
     lo = hi = NAN
-    if isinstance(conf, list) and len(conf) == 2:
-        lo, hi = _num(conf[0], where), _num(conf[1], where)
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        err = _num(m.get("scoreError", "NaN"), where + ".scoreError")
-        lo, hi = (score - err, score + err) if math.isfinite(err) else (NAN, NAN)
+    if math.isfinite(err):
+        if isinstance(conf, list) and len(conf) == 2:
+            lo, hi = _num(conf[0], where), _num(conf[1], where)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            lo, hi = score - err, score + err
+    else:
+        # JMH writes NaN error (and a zero-width scoreConfidence) for metrics it sums over
+        # iterations, such as gc.time and gc.count; rebuild the interval from rawData.
+        lo, hi = _raw_interval(score, m.get("rawData"), where)
     return Metric(score, lo, hi, unit)
+
+
+# Student t quantiles for a two-sided 99.9% interval (JMH's confidence level), by degrees of freedom.
+_T999 = [(1, 636.62), (2, 31.599), (3, 12.924), (4, 8.610), (5, 6.869), (6, 5.959), (7, 5.408), (8, 5.041),
+         (9, 4.781), (10, 4.587), (12, 4.318), (15, 4.073), (20, 3.850), (30, 3.646), (60, 3.460),
+         (120, 3.373)]
+
+
+def t999(df: int) -> float:
+    for d, t in _T999:
+        if df <= d:
+            return t
+    return 3.291
+
+
+def _raw_interval(score: float, raw, where: str) -> tuple[float, float]:
+    """99.9% interval of `score` from the per-iteration values: the interval of their mean, scaled
+    by score/mean (1 for an average, the iteration count for a sum). Unknown with < 2 values."""
+    if not isinstance(raw, list):
+        return NAN, NAN
+    vals = [_num(v, where) for fork in raw if isinstance(fork, list) for v in fork]
+    if len(vals) < 2 or not all(math.isfinite(v) for v in vals):
+        return NAN, NAN
+    mean = sum(vals) / len(vals)
+    if mean == 0:
+        return (0.0, 0.0) if score == 0 and all(v == 0 for v in vals) else (NAN, NAN)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1))
+    half = t999(len(vals) - 1) * sd / math.sqrt(len(vals))
+    k = score / mean
+    return (mean - half) * k, (mean + half) * k
 
 
 def load(path) -> Run:
