@@ -147,7 +147,7 @@ def check_regressions(base: J.Run, cur: J.Run, claims_cfg, time_warn_only=False)
         grow = ca.score - ba.score
         pct = grow / ba.score * 100 if ba.score > 0 else (math.inf if grow > 0 else 0)
         apart = not (ba.known and ca.known) or not _overlap(ba, ca)
-        if grow >= min_bytes and pct > min_pct and apart:
+        if grow > min_bytes - 0.5 and pct > min_pct and apart:  # 0.5 B slack: JMH's B/op is a measured average
             verdict, note = "REGRESSION", f"+{grow:.1f} B/op (+{pct:.0f}%)"
         else:
             verdict, note = "OK", (f"{grow:+.1f} B/op" if abs(grow) >= 0.5 else "")
@@ -158,7 +158,8 @@ def check_regressions(base: J.Run, cur: J.Run, claims_cfg, time_warn_only=False)
     return rows, env
 
 
-def print_table(rows, out=sys.stdout):
+def print_table(rows, out=None):
+    out = out or sys.stdout
     cols = ["check", "what", "baseline", "current", "change", "verdict", "note"]
     heads = ["check", "benchmark [params]", "baseline", "current", "change [interval]", "verdict", "note"]
     widths = [max(len(h), *(len(str(r[c])) for r in rows)) if rows else len(h) for c, h in zip(cols, heads)]
