@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Write results/REPORT.md and the charts from JMH JSON; optionally refresh README's figures.
+
+    python3 scripts/report.py [RESULT.json ...] [--out results/REPORT.md] [--charts results/charts]
+                              [--readme README.md] [--no-charts]
+
+Default input: the newest run in results/. --readme rewrites the block between
+<!-- figures:start --> and <!-- figures:end --> in that file (atomically), so the README's
+figures table always comes from this code.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+
+import jmhjson as J
+
+START, END = "<!-- figures:start -->", "<!-- figures:end -->"
+
+
+def _rel(path: Path, start: Path) -> str:
+    return Path(os.path.relpath(Path(path).resolve(), Path(start).resolve())).as_posix()
+
+
+def environment(runs) -> list:
+    lines = ["## Environment", ""]
+    for run in runs:
+        p = run.provenance or {}
+        lines.append(f"- **{run.path.name}**")
+        if not p:
+            lines.append(f"  - no provenance file beside it; JDK from the results: {run.jdk or 'unknown'}")
+            continue
+        g, j, h, m = p.get("git") or {}, p.get("jdk") or {}, p.get("host") or {}, p.get("jmh") or {}
+        lines.append(f"  - status {p.get('status', '?')}, started {p.get('startedUtc', '?')}, "
+                     f"{p.get('durationSeconds', '?')} s")
+        lines.append(f"  - git {str(g.get('commit', '?'))[:12]}{' (dirty)' if g.get('dirty') else ''}"
+                     f" on {g.get('branch', '?')}")
+        lines.append(f"  - JDK {j.get('vendor', '')} {j.get('runtimeVersion') or j.get('version', '?')}, {j.get('vmName', '')}")
+        mem = h.get("memTotalBytes")
+        mem = f"{mem / 2**30:.1f} GiB" if isinstance(mem, (int, float)) else "?"
+        lines.append(f"  - host {h.get('cpuModel', '?')}, {h.get('availableProcessors', '?')} CPUs, {mem}, "
+                     f"{h.get('os', '?')} {h.get('arch', '')}")
+        lines.append(f"  - JMH {m.get('version', '?')} `{' '.join(m.get('arguments') or [])}`")
+    return lines + [""]
+
+
+def secondary_text(r: J.Result, skip=(J.ALLOC,)) -> str:
+    parts = []
+    for k in sorted(r.secondary):
+        if k in skip or k.startswith("p0.") or k.startswith("p1."):
+            continue
+        parts.append(f"{k} {J.fmt_metric(r.secondary[k])}")
+    return "; ".join(parts)
+
+
+def technique_table(gs) -> list:
+    rows = ["| params | variant | score | vs baseline [interval] | B/op | other metrics |",
+            "|---|---|---|---|---|---|"]
+    for g in gs:
+        b = g.base_result()
+        for lbl, r in g.rows:
+            if b is None or r is b:
+                vs = "baseline" if r is b else ""
+            else:
+                vs = J.fmt_ratio(*J.speedup(r.primary, b.primary))
+            alloc = r.metric(J.ALLOC)
+            rows.append(f"| {g.params_label()} | {lbl}{' (baseline)' if r is b else ''} | {J.fmt_metric(r.primary)} "
+                        f"| {vs} | {J.fmt_metric(alloc) if alloc else ''} | {secondary_text(r)} |")
+    return rows
+
+
+def _amdahl(speedup: float, share: float) -> float:
+    if not math.isfinite(speedup):
+        return 1 / (1 - share) if math.isinf(speedup) else speedup
+    if speedup <= 0:
+        return 0.0
+    return 1 / ((1 - share) + share / speedup)
+
+
+def published_rows(results, techniques: dict) -> list:
+    """Each published claim with the measured figure, a verdict and why (verdict from numbers)."""
+    out = []
+    for c in techniques.get("published", []):
+        m = c["measure"]
+        metric = m.get("metric", "primary")
+        after = J.select(results, {**m["after"], "metric": metric})
+        before = J.select(results, {**m["before"], "metric": metric})
+        pub, tol = float(c["published"]), float(c.get("tolerance", 1.5))
+        row = {"id": c["id"], "claim": c["claim"], "published": pub, "measured": "not run",
+               "verdict": "not run", "why": "The benchmarks for this claim are not in these results."}
+        if after and before:
+            a = J.geomean_metric([r.metric(metric) for r in after])
+            b = J.geomean_metric([r.metric(metric) for r in before])
+            if m.get("kind") == "speedup":
+                v, lo, hi = J.speedup(a, b)
+            else:
+                v, lo, hi = J.ratio(a, b)
+            measured = J.fmt_ratio(v, lo, hi)
+            share = c.get("cpu_share")
+            if share:
+                v, lo, hi = (_amdahl(x, share) for x in (v, lo, hi))
+                measured += f"; end to end at {share:.0%} CPU: {J.fmt_ratio(v, lo, hi)}"
+            measured += f" (n={len(after)}+{len(before)})"
+            band = (pub / tol, pub * tol)
+            if not (math.isfinite(lo) or math.isinf(lo)) or math.isnan(hi) or math.isnan(v):
+                outcome = "inconclusive"
+            elif hi < band[0]:
+                outcome = "lower"
+            elif lo > band[1]:
+                outcome = "higher"
+            else:
+                outcome = "agrees"
+            verdict = {"agrees": "agrees", "inconclusive": "inconclusive"}.get(
+                outcome, f"does not agree (measured {outcome})")
+            why = (c.get("why") or {}).get(outcome, "")
+            row.update(measured=measured, verdict=verdict, why=why,
+                       band=f"{J.fmt_num(band[0])}..{J.fmt_num(band[1])}")
+        out.append(row)
+    return out
+
+
+def published_table(results, techniques) -> list:
+    lines = ["## Published vs measured", "",
+             "Measured = geometric mean over the selected param sets, with the conservative interval. "
+             "A claim agrees when that interval overlaps the published figure widened by its tolerance "
+             "(the band). Ratios > 1 in a speed-up row mean the 'after' side is faster.", "",
+             "| claim | published | band | measured [interval] | verdict | why |", "|---|---|---|---|---|---|"]
+    for r in published_rows(results, techniques):
+        lines.append(f"| {r['claim']} | {J.fmt_num(r['published'])}x | {r.get('band', '')} | {r['measured']} "
+                     f"| {r['verdict']} | {r['why']} |")
+    return lines + [""]
+
+
+def build_report(runs, results, techniques, charts, report_path: Path) -> str:
+    lines = ["# hotpath-bench results", "",
+             "Generated by `scripts/report.py` from " + ", ".join(f"`{r.path.name}`" for r in runs) + ".",
+             "Scores are JMH's with their 99.9% confidence half-width. \"vs baseline\" is how many times "
+             "better than the baseline variant (higher is better for every unit), with the conservative "
+             "interval [pessimistic, optimistic] from both scores' confidence intervals; n/a means JMH "
+             "gave no interval (a single measurement iteration).", ""]
+    lines += environment(runs)
+    lines += published_table(results, techniques)
+    groups = J.group_results(results, techniques)
+    for cls, gs in J.by_class(groups).items():
+        cfg = J.technique_config(techniques, cls)
+        lines += [f"## {cfg.get('title', cls.rsplit('.', 1)[-1])}", "", f"`{cls}`", ""]
+        by_name: dict = {}
+        for g in gs:
+            by_name.setdefault((g.name, g.mode, g.label_kind), []).append(g)
+        for (name, mode, kind), sub in by_name.items():
+            head = f"{name}" + (" and paired methods" if kind == "method" else "")
+            lines += [f"### {head} ({mode})", ""]
+            lines += technique_table(sub)
+            lines.append("")
+            for (c, n, m, k, png) in charts:
+                if c == cls and n == name and m == mode:
+                    lines.append(f"![{c.rsplit('.', 1)[-1]}.{n} {k}]({_rel(png, report_path.parent)})")
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def figures_block(results, techniques, charts, readme: Path) -> str:
+    """The README's figures: per technique, the headline pair and its charts."""
+    lines = [START, "", "_Generated by `python3 scripts/report.py --readme README.md`; do not edit by hand._", "",
+             "| technique | benchmark | params | baseline | variant | vs baseline [interval] | B/op baseline -> variant |",
+             "|---|---|---|---|---|---|---|"]
+    groups = J.group_results(results, techniques)
+    for cls, gs in J.by_class(groups).items():
+        title = J.technique_config(techniques, cls).get("title", cls.rsplit(".", 1)[-1])
+        for g in gs:
+            b = g.base_result()
+            if b is None:
+                continue
+            for lbl, r in g.rows:
+                if r is b:
+                    continue
+                ab, ar = b.metric(J.ALLOC), r.metric(J.ALLOC)
+                alloc = f"{J.fmt_num(ab.score)} -> {J.fmt_num(ar.score)}" if ab and ar else ""
+                lines.append(f"| {title} | {g.simple_class}.{g.name} ({g.mode}) | {g.params_label()} | {g.baseline} "
+                             f"| {lbl} | {J.fmt_ratio(*J.speedup(r.primary, b.primary))} | {alloc} |")
+    lines.append("")
+    for (c, n, m, k, png) in charts:
+        lines.append(f"![{c.rsplit('.', 1)[-1]}.{n} ({m}, {k})]({_rel(png, readme.parent)})")
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def rewrite_readme(readme: Path, block: str) -> None:
+    if not readme.is_file():
+        raise J.InputError(f"{readme}: no such file")
+    text = readme.read_text(encoding="utf-8")
+    i, j = text.find(START), text.find(END)
+    if i < 0 or j < i:
+        raise J.InputError(f"{readme}: no '{START}' ... '{END}' block to rewrite")
+    J.write_atomic(readme, text[:i] + block + text[j + len(END):])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", help="JMH JSON result files (default: newest in results/)")
+    ap.add_argument("--out", default="results/REPORT.md")
+    ap.add_argument("--charts", default="results/charts", help="chart folder")
+    ap.add_argument("--no-charts", action="store_true")
+    ap.add_argument("--readme", help="rewrite the figures block of this README")
+    ap.add_argument("--techniques", default=str(J.DEFAULT_TECHNIQUES))
+    a = ap.parse_args(argv)
+    try:
+        techniques = J.load_config(a.techniques)
+        files = a.files or [J.newest_run()]
+        runs = [J.load(f) for f in files]
+        results = [r for run in runs for r in run.results]
+        charts = []
+        if not a.no_charts:
+            import chart
+            charts = chart.write_charts(results, a.charts, techniques)
+        out = Path(a.out)
+        J.write_atomic(out, build_report(runs, results, techniques, charts, out))
+        print(out)
+        if a.readme:
+            readme = Path(a.readme)
+            rewrite_readme(readme, figures_block(results, techniques, charts, readme))
+            print(readme)
+    except J.InputError as e:
+        J.fail(str(e))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
