@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -56,6 +57,7 @@ public class ValidatorBenchmark extends BenchmarkDefaults {
     PickupRequest[] requests;
     int next;
     boolean warmupIteration;
+    int measuredIterations;
 
     @Setup(Level.Trial)
     public void generate() {
@@ -63,8 +65,13 @@ public class ValidatorBenchmark extends BenchmarkDefaults {
     }
 
     @Setup(Level.Iteration)
-    public void iteration(IterationParams params) {
+    public void iteration(BenchmarkParams benchmark, IterationParams params) {
         warmupIteration = params.getType() == IterationType.WARMUP;
+        // A second measured shot in the same JVM is warm: refuse it rather than report it as cold.
+        if (!warmupIteration && ++measuredIterations > 1 && benchmark.getBenchmark().endsWith(".coldStart")) {
+            throw new IllegalStateException("coldStart measures one cold shot per fork: add forks (-Djmh.f), "
+                    + "not measurement iterations (-Djmh.i); exclude it with -Djmh.exclude=coldStart");
+        }
     }
 
     /** The validator for {@code validate}, built before timing; {@code coldStart} builds its own inside the shot. */
