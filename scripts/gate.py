@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CI regression gate: claims within one run, and regressions against a committed baseline.
 
-    python3 scripts/gate.py CURRENT.json [--baseline FILE] [--claims FILE]
+    python3 scripts/gate.py CURRENT.json [MORE.json ...] [--baseline FILE] [--claims FILE]
                             [--allow-missing] [--time-warn-only]
 
 Exit 0 pass, 1 a regression or a broken claim, 2 bad input. Prints one table and a one-line
@@ -175,7 +175,7 @@ def print_table(rows, out=None):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("current", help="JMH JSON of the run to check")
+    ap.add_argument("current", nargs="+", help="JMH JSON of the run to check (several files of one pass are merged)")
     ap.add_argument("--baseline", help=f"JMH JSON to compare with (default {DEFAULT_BASELINE}; if absent the regression check is skipped with a warning)")
     ap.add_argument("--claims", default=str(J.DEFAULT_CLAIMS))
     ap.add_argument("--techniques", default=str(J.DEFAULT_TECHNIQUES))
@@ -186,7 +186,7 @@ def main(argv=None) -> int:
     try:
         claims_cfg = J.load_config(a.claims)
         techniques = J.load_config(a.techniques)
-        cur = J.load(a.current)
+        cur = J.load_many(a.current)
         base = None
         warnings = []
         if a.baseline:

@@ -275,6 +275,19 @@ def load(path) -> Run:
     return Run(path, results, _provenance(path))
 
 
+def load_many(paths) -> Run:
+    """Several result files of one pass (e.g. CI runs coldStart in its own pass) read as one run.
+    The environment is the first file's; a benchmark measured in two files is bad input."""
+    runs = [load(p) for p in paths]
+    seen = {}
+    for run in runs:
+        for r in run.results:
+            if r.key in seen:
+                raise InputError(f"{run.path}: {r.benchmark} {r.params} is also in {seen[r.key]}")
+            seen[r.key] = run.path
+    return Run(runs[0].path, [r for run in runs for r in run.results], runs[0].provenance)
+
+
 def provenance_path(path: Path) -> Path:
     return path.with_name(path.name[: -len(".json")] + ".provenance.json") if path.name.endswith(".json") else path
 

@@ -174,3 +174,16 @@ def test_shipped_claims_and_techniques_are_valid():
     tech = J.load_config(J.DEFAULT_TECHNIQUES)
     for p in tech["published"]:
         assert p["technique"] in tech["techniques"] and p["measure"]["kind"] in ("speedup", "ratio")
+
+
+def test_several_current_files_are_merged_and_duplicates_rejected(tmp_path):
+    import jmhjson as J
+    from conftest import FIXTURES
+    data = json.loads((FIXTURES / "throwaway-i3.json").read_text())
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(data[:1]))
+    b.write_text(json.dumps(data[1:]))
+    merged = J.load_many([a, b])
+    assert len(merged.results) == len(data)
+    with pytest.raises(J.InputError, match="is also in"):
+        J.load_many([a, a])
