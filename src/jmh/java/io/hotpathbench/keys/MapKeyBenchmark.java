@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -34,8 +35,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  */
 // 36 configurations, each in a fork that rebuilds its table (seconds at ten million entries):
 // one fork of 3 + 3 one-second iterations keeps the full run near ten minutes. Ten million String
-// keys retain about 1.3 GB; 6 GB leaves room for the key arrays and garbage of the build.
-@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseG1GC"})
+// keys retain about 1.3 GB; 6 GB leaves room for the key arrays and garbage of the build. Parallel GC
+// because its used heap after System.gc() is the live objects' bytes, where G1 rounds each array of
+// half a region or more up to whole regions (it doubled the bytes of a 100k-entry LONG_KEY table).
+@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseParallelGC"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 3, time = 1)
 @State(Scope.Thread)
@@ -135,9 +138,10 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
     }
 
     /**
-     * Puts {@code bytesPerEntry} into the results. JMH sums an EVENTS counter over the measured
-     * iterations, forks and threads of a run, so each of them reports its equal share and the sum, the
-     * score in the JSON, is the mean bytes per entry of the forks.
+     * Puts {@code bytesPerEntry} into the results. JMH zeroes an EVENTS counter before each iteration
+     * and sums it over the measured iterations, forks and threads of a run, so each iteration's
+     * tear-down (which runs before JMH reads the counter) reports an equal share and the sum, the score
+     * in the JSON, is the forks' mean bytes per entry.
      */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
@@ -145,7 +149,7 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
 
         public double bytesPerEntry;
 
-        @Setup(Level.Iteration)
+        @TearDown(Level.Iteration)
         public void share(Table table, BenchmarkParams params) {
             double reports = (double) Math.max(1, params.getForks()) * params.getMeasurement().getCount() * params.getThreads();
             bytesPerEntry = table.bytesPerEntry / reports;
