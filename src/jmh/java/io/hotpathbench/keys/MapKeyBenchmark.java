@@ -30,17 +30,18 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * and is the path behind the write-up's +26% throughput, which was measured on the whole service
  * (where lookups were 20% of CPU) rather than on the lookup alone. Each result also carries the
  * secondary metric {@code bytesPerEntry}: heap retained by the filled table, measured after full
- * garbage collections, divided by {@code size}. Run with
+ * garbage collections, divided by {@code size} (unit {@code #}: bytes). Run with
  * {@code mvn jmh:run -Djmh.include=Key} (add {@code -Djmh.quick} for a short check).
  */
-// 36 configurations, each in a fork that rebuilds its table (seconds at ten million entries):
-// one fork of 3 + 3 one-second iterations keeps the full run near ten minutes. Ten million String
-// keys retain about 1.3 GB; 6 GB leaves room for the key arrays and garbage of the build. Parallel GC
-// because its used heap after System.gc() is the live objects' bytes, where G1 rounds each array of
-// half a region or more up to whole regions (it doubled the bytes of a 100k-entry LONG_KEY table).
+// 36 configurations, each in a fork that rebuilds its table (3.4 s a fork on average, up to ~10 s
+// at ten million String keys): one fork of 3 + 5 one-second iterations keeps the full run near seven
+// minutes, the -Djmh.quick run near three and a half. Ten million String keys retain about 1.3 GB;
+// 6 GB leaves room for the key arrays and the garbage of the build. Parallel GC because its used heap
+// after System.gc() is the live objects' bytes, where G1 rounds each array of half a region or more
+// up to whole regions (it doubled the bytes of a 100k-entry LONG_KEY table).
 @Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseParallelGC"})
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
 @State(Scope.Thread)
 public class MapKeyBenchmark extends BenchmarkDefaults {
 
