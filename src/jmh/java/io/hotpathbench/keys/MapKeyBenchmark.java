@@ -1,0 +1,207 @@
+package io.hotpathbench.keys;
+
+import io.hotpathbench.BenchmarkDefaults;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * A feature-cross weight table of {@code size} entries such as {@code u_age=2_47#i_cat=31419 -> 0.37},
+ * read with a seeded stream of crosses of which {@code missPercent}% are absent (weight 0.0). The
+ * variants differ only in the map's key: the cross string in a {@code HashMap<String, Double>}
+ * ({@code STRING_KEY}, the original), its 64-bit {@link CrossHash} boxed in a
+ * {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), or the same hash in fastutil's
+ * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix). {@code lookup} costs the map alone, the
+ * key built in advance; {@code crossAndLookup} starts from the two feature values, as a request does,
+ * and is the path behind the write-up's +26% throughput, which was measured on the whole service
+ * (where lookups were 20% of CPU) rather than on the lookup alone. Each result also carries the
+ * secondary metric {@code bytesPerEntry}: heap retained by the filled table, measured after full
+ * garbage collections, divided by {@code size} (unit {@code #}: bytes). Run with
+ * {@code mvn jmh:run -Djmh.include=Key} (add {@code -Djmh.quick} for a short check).
+ */
+// 36 configurations, each in a fork that rebuilds its table (3.4 s a fork on average, up to ~10 s
+// at ten million String keys): one fork of 3 + 5 one-second iterations keeps the full run near seven
+// minutes, the -Djmh.quick run near three and a half. Ten million String keys retain about 1.3 GB;
+// 6 GB leaves room for the key arrays and the garbage of the build. Parallel GC because its used heap
+// after System.gc() is the live objects' bytes, where G1 rounds each array of half a region or more
+// up to whole regions (it doubled the bytes of a 100k-entry LONG_KEY table).
+@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseParallelGC"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@State(Scope.Thread)
+public class MapKeyBenchmark extends BenchmarkDefaults {
+
+    /** Pre-generated lookups, cycled; 2^20 crosses touch far more of a large table than the CPU caches hold. */
+    static final int LOOKUPS = 1 << 20;
+
+    public enum Variant {
+        STRING_KEY(220) {
+            @Override
+            WeightTable create(int size) {
+                return new StringWeightTable(size);
+            }
+        },
+        BOXED_LONG_KEY(140) {
+            @Override
+            WeightTable create(int size) {
+                return new BoxedLongWeightTable(size);
+            }
+        },
+        LONG_KEY(60) {
+            @Override
+            WeightTable create(int size) {
+                return new LongWeightTable(size);
+            }
+        };
+
+        /** A generous bound on the heap one entry needs while the table is built, inputs included. */
+        final int buildBytesPerEntry;
+
+        Variant(int buildBytesPerEntry) {
+            this.buildBytesPerEntry = buildBytesPerEntry;
+        }
+
+        abstract WeightTable create(int size);
+    }
+
+    @State(Scope.Benchmark)
+    public static class Table {
+
+        @Param
+        Variant variant;
+
+        @Param({"100000", "1000000", "10000000"})
+        int size;
+
+        @Param({"0", "10"})
+        int missPercent;
+
+        @Param("42")
+        long seed;
+
+        /** A power of two; tests shrink it. */
+        int lookups = LOOKUPS;
+
+        WeightTable table;
+        WeightTable.Probe probe;
+        String[] userFeatures;
+        String[] itemFeatures;
+        int mask;
+        double bytesPerEntry;
+
+        @Setup(Level.Trial)
+        public void build() {
+            requireMemory((long) size * variant.buildBytesPerEntry + (512L << 20));
+            FeatureCrosses crosses = FeatureCrosses.generate(size, seed);
+            long before = retainedHeap();
+            table = variant.create(size);
+            crosses.fill(table);
+            long after = retainedHeap();
+            bytesPerEntry = (double) (after - before) / size;
+            if (table.size() != size) {
+                throw new IllegalStateException(variant + " holds " + table.size() + " of " + size
+                        + " generated crosses: two of them share a key");
+            }
+            FeatureCrosses.Lookups drawn = crosses.lookups(lookups, missPercent, seed);
+            userFeatures = drawn.userFeatures();
+            itemFeatures = drawn.itemFeatures();
+            probe = table.probe(userFeatures, itemFeatures);
+            mask = lookups - 1;
+        }
+
+        private void requireMemory(long need) {
+            String what = "MapKeyBenchmark " + variant + " size=" + size;
+            long max = Runtime.getRuntime().maxMemory();
+            if (max < need) {
+                throw new IllegalStateException(what + " needs about " + gib(need) + " GiB of heap, this fork has "
+                        + gib(max) + " GiB: raise -Xmx in the class's @Fork(jvmArgsAppend)");
+            }
+            long available = availableMemory();
+            if (available < need) {
+                throw new IllegalStateException(what + " needs about " + gib(need) + " GiB of memory, the machine has "
+                        + gib(available) + " GiB available");
+            }
+        }
+    }
+
+    /**
+     * Puts {@code bytesPerEntry} into the results. JMH zeroes an EVENTS counter before each iteration
+     * and sums it over the measured iterations, forks and threads of a run, so each iteration's
+     * tear-down (which runs before JMH reads the counter) reports an equal share and the sum, the score
+     * in the JSON, is the forks' mean bytes per entry.
+     */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class Footprint {
+
+        public double bytesPerEntry;
+
+        @TearDown(Level.Iteration)
+        public void share(Table table, BenchmarkParams params) {
+            double reports = (double) Math.max(1, params.getForks()) * params.getMeasurement().getCount() * params.getThreads();
+            bytesPerEntry = table.bytesPerEntry / reports;
+        }
+    }
+
+    private int next;
+
+    /** The map alone: the key of each cross was built ahead of time, in the table's key type. */
+    @Benchmark
+    public double lookup(Table table, Footprint footprint) {
+        return table.probe.weight(next++ & table.mask);
+    }
+
+    /** A request's path: build the key from the two feature values, then look it up. */
+    @Benchmark
+    public double crossAndLookup(Table table, Footprint footprint) {
+        int i = next++ & table.mask;
+        return table.table.weight(table.userFeatures[i], table.itemFeatures[i]);
+    }
+
+    /** Used heap after full collections, repeated until two in a row agree. */
+    static long retainedHeap() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long previous = Long.MIN_VALUE;
+        for (int i = 0; i < 10; i++) {
+            System.gc();
+            long used = memory.getHeapMemoryUsage().getUsed();
+            if (Math.abs(used - previous) <= 64 << 10) {
+                return used;
+            }
+            previous = used;
+        }
+        return previous;
+    }
+
+    /** MemAvailable from /proc/meminfo where there is one, else the JVM's view of free physical memory. */
+    static long availableMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemAvailable:")) {
+                    return Long.parseLong(line.replaceAll("\\D", "")) << 10;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: fall through
+        }
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getFreeMemorySize();
+    }
+
+    private static String gib(long bytes) {
+        return String.format("%.1f", bytes / (double) (1L << 30));
+    }
+}

@@ -1,0 +1,124 @@
+package io.hotpathbench.keys;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import net.openhft.hashing.LongHashFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class MapKeyBenchmarkTest {
+
+    private static final int SIZE = 20_000;
+    private static final int LOOKUPS = 1 << 13;
+    private static final int MISS_PERCENT = 10;
+    private static final long SEED = 42;
+
+    @ParameterizedTest
+    @EnumSource(MapKeyBenchmark.Variant.class)
+    void everyVariantReturnsTheGeneratedWeightForHitsAndZeroForMisses(MapKeyBenchmark.Variant variant) {
+        MapKeyBenchmark.Table table = table(variant);
+        FeatureCrosses crosses = FeatureCrosses.generate(SIZE, SEED);
+        int[] entries = crosses.lookups(LOOKUPS, MISS_PERCENT, SEED).entries();
+        long misses = Arrays.stream(entries).filter(e -> e < 0).count();
+        assertTrue(misses > LOOKUPS / 20 && misses < LOOKUPS / 5, "misses: " + misses);
+
+        MapKeyBenchmark prebuilt = new MapKeyBenchmark();
+        MapKeyBenchmark fromParts = new MapKeyBenchmark();
+        for (int i = 0; i < LOOKUPS; i++) {
+            double expected = entries[i] < 0 ? 0.0 : crosses.weight(entries[i]);
+            assertEquals(expected, prebuilt.lookup(table, null), "lookup " + i);
+            assertEquals(expected, fromParts.crossAndLookup(table, null), "crossAndLookup " + i);
+        }
+        assertEquals(SIZE, table.table.size());
+        assertTrue(table.bytesPerEntry > 0, "bytesPerEntry " + table.bytesPerEntry);
+    }
+
+    @ParameterizedTest
+    @EnumSource(MapKeyBenchmark.Variant.class)
+    void lookupsCycleThroughTheKeyArray(MapKeyBenchmark.Variant variant) {
+        MapKeyBenchmark.Table table = table(variant);
+        MapKeyBenchmark benchmark = new MapKeyBenchmark();
+        double[] first = new double[LOOKUPS];
+        for (int i = 0; i < LOOKUPS; i++) {
+            first[i] = benchmark.lookup(table, null);
+        }
+        for (int i = 0; i < LOOKUPS; i++) {
+            assertEquals(first[i], benchmark.lookup(table, null));
+        }
+    }
+
+    @Test
+    void sizesMustBeMultiplesOfTheUserValueCount() {
+        assertThrows(IllegalArgumentException.class, () -> FeatureCrosses.generate(150, SEED));
+        assertThrows(IllegalArgumentException.class, () -> FeatureCrosses.generate(0, SEED));
+    }
+
+    @Test
+    void crossesLookLikeTheServicesKeys() {
+        FeatureCrosses crosses = FeatureCrosses.generate(1_000, SEED);
+        String cross = StringWeightTable.cross(crosses.user(0), crosses.item(0));
+        assertTrue(cross.matches("u_[a-z]+=\\d+_\\d+#i_[a-z]+=\\d+") && cross.length() >= 18, cross);
+    }
+
+    @Test
+    void crossHashIsStableAcrossRuns() {
+        assertEquals(0xCECBCFF3B6A97D5AL, CrossHash.of("u_age=2_47", "i_cat=31419"));
+        assertEquals(0xC4444F1E57C4A2BEL, CrossHash.of("u_city=0_10", "i_brand=7"));
+        assertEquals(0x0D06DC67E0048CCAL, CrossHash.of("", ""));
+    }
+
+    @Test
+    void crossHashIsXxHash64OfTheCharsThenOfTheTwoIds() {
+        assertEquals(0xEF46DB3751D8E999L, LongHashFunction.xx().hashBytes(new byte[0]), "xxHash64 reference value");
+        SplittableRandom random = new SplittableRandom(SEED);
+        for (int i = 0; i < 1_000; i++) {
+            long a = random.nextLong();
+            long b = random.nextLong();
+            byte[] bytes = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(a).putLong(b).array();
+            assertEquals(LongHashFunction.xx().hashBytes(bytes), CrossHash.combine(a, b));
+        }
+        String value = "u_segment=7_33";
+        assertEquals(LongHashFunction.xx().hashBytes(value.getBytes(StandardCharsets.UTF_16LE)), CrossHash.id(value));
+    }
+
+    /** Every key the largest benchmark table stores or looks up, entries and absent crosses, is distinct. */
+    @Test
+    void noTwoCrossesOfTheTenMillionEntryTableShareAKey() {
+        FeatureCrosses crosses = FeatureCrosses.generate(10_000_000, SEED);
+        long[] keys = new long[crosses.size() + FeatureCrosses.USER_VALUES * crosses.absentItemCount()];
+        int k = 0;
+        for (int e = 0; e < crosses.size(); e++) {
+            keys[k++] = CrossHash.of(crosses.user(e), crosses.item(e));
+        }
+        for (int u = 0; u < FeatureCrosses.USER_VALUES; u++) {
+            for (int a = 0; a < crosses.absentItemCount(); a++) {
+                keys[k++] = CrossHash.of(crosses.user(u), crosses.absentItem(a));
+            }
+        }
+        Arrays.sort(keys);
+        for (int i = 1; i < keys.length; i++) {
+            if (keys[i] == keys[i - 1]) {
+                throw new AssertionError("two crosses share the key " + Long.toHexString(keys[i]));
+            }
+        }
+    }
+
+    private static MapKeyBenchmark.Table table(MapKeyBenchmark.Variant variant) {
+        MapKeyBenchmark.Table table = new MapKeyBenchmark.Table();
+        table.variant = variant;
+        table.size = SIZE;
+        table.missPercent = MISS_PERCENT;
+        table.seed = SEED;
+        table.lookups = LOOKUPS;
+        table.build();
+        return table;
+    }
+}
