@@ -2,7 +2,9 @@ package io.hotpathbench.split;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -139,6 +141,28 @@ class SplitterTest {
                     assertEquals(expected, benchmark.splitFirst(custom));
                 }
             }
+        }
+    }
+
+    @Test
+    void indexOfAllocatesExactlyTheFloor() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        for (String delimiter : BENCHMARK_DELIMITERS) {
+            String[] lines = FeatureLines.generate(42, 256, 16, delimiter);
+            Splitter splitter = new IndexOfSplitter(delimiter);
+            long floor = 0;
+            for (String line : lines) {
+                floor += AllocationFloor.bytes(splitter.split(line));
+            }
+            long idle = -threads.getThreadAllocatedBytes(thread) + threads.getThreadAllocatedBytes(thread);
+            long before = threads.getThreadAllocatedBytes(thread);
+            for (String line : lines) {
+                splitter.split(line);
+            }
+            long allocated = threads.getThreadAllocatedBytes(thread) - before - idle;
+            assertEquals(floor, allocated, "bytes allocated splitting 256 lines by " + delimiter);
         }
     }
 
