@@ -6,55 +6,56 @@ import java.util.List;
 
 /**
  * The custom splitter: literal delimiter only, no regex, scans with {@code indexOf} and cuts with
- * {@code substring}, and returns the {@code List} directly instead of going through a
- * {@code String[]}. A first scan counts the tokens up to the last non-empty one, so the second scan
- * allocates nothing but those tokens and one exactly sized {@code ArrayList}, and never cuts the
- * trailing empty tokens that {@link String#split(String)} would drop.
+ * {@code substring} in one pass, and returns the {@code List} directly instead of going through a
+ * {@code String[]}. Once it has seen a line of the same field count it allocates nothing but the
+ * tokens and one exactly sized {@code ArrayList}. Safe to share between threads.
  */
 public final class IndexOfSplitter implements Splitter {
 
     private final String delimiter;
+    /** The delimiter when it is one character, else -1: {@code indexOf(char)} scans faster than {@code indexOf(String)}. */
+    private final int single;
+    /**
+     * Token count of the previous call, the next list's capacity: lines of one kind keep their field
+     * count, so the list is sized exactly without a counting pass. A racy read only costs a resize.
+     */
+    private int sizeHint = 10;
 
     public IndexOfSplitter(String delimiter) {
         if (delimiter.isEmpty()) {
             throw new IllegalArgumentException("delimiter must not be empty");
         }
         this.delimiter = delimiter;
+        this.single = delimiter.length() == 1 ? delimiter.charAt(0) : -1;
+    }
+
+    private int find(String input, int from) {
+        return single >= 0 ? input.indexOf(single, from) : input.indexOf(delimiter, from);
     }
 
     @Override
     public List<String> split(String input) {
-        int next = input.indexOf(delimiter);
+        int next = find(input, 0);
         if (next < 0) {
             return Collections.singletonList(input);
         }
+        ArrayList<String> tokens = new ArrayList<>(sizeHint);
         int step = delimiter.length();
-        int kept = countKeptTokens(input, next, step);
-        ArrayList<String> tokens = new ArrayList<>(kept);
         int start = 0;
-        while (tokens.size() < kept) {
-            int end = next < 0 ? input.length() : next;
-            tokens.add(input.substring(start, end));
-            start = end + step;
-            next = next < 0 ? -1 : input.indexOf(delimiter, start);
+        do {
+            tokens.add(input.substring(start, next));
+            start = next + step;
+            next = find(input, start);
+        } while (next >= 0);
+        tokens.add(input.substring(start));
+        int size = tokens.size();
+        if (size != sizeHint) {
+            sizeHint = size;
+        }
+        while (size > 0 && tokens.get(size - 1).isEmpty()) {
+            tokens.remove(--size);
         }
         return tokens;
-    }
-
-    /** Number of tokens up to and including the last non-empty one; {@code first} is the first match. */
-    private int countKeptTokens(String input, int first, int step) {
-        int count = 0;
-        int kept = 0;
-        int start = 0;
-        for (int next = first; next >= 0; next = input.indexOf(delimiter, start)) {
-            count++;
-            if (next > start) {
-                kept = count;
-            }
-            start = next + step;
-        }
-        count++;
-        return start < input.length() ? count : kept;
     }
 
     /**
