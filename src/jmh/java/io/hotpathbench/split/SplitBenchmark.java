@@ -1,0 +1,110 @@
+package io.hotpathbench.split;
+
+import io.hotpathbench.BenchmarkDefaults;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Splits seeded feature lines ({@code fields} key=value pairs joined by {@code delimiter}, see
+ * {@link FeatureLines}) the way a push-recommendation service did on its hot path. {@code split}
+ * returns every token as a {@code List} through each {@link SplitterType} {@code variant}: the
+ * JDK's {@code String.split} with a hand-escaped regex (baseline; JDK 17 has a no-regex fast path
+ * for {@code ","} and {@code "\\|"} but compiles a {@code Pattern} per call for {@code "\\|\\|"}
+ * and {@code "::"}), a precompiled {@code Pattern}, Commons Lang, Guava, and the custom
+ * {@code indexOf} splitter; all return the same list (see {@code SplitterTest}). The first-token
+ * methods need one token only: {@code jdkSplitFirst} ({@code split(d)[0]}),
+ * {@code jdkSplitLimitFirst} ({@code split(d, 2)[0]}) and the custom {@code splitFirst}, which
+ * stops at the first delimiter; they read their own state without {@code variant}, so they run once
+ * per (delimiter, fields). Read {@code gc.alloc.rate.norm} against the allocation floor of
+ * {@link AllocationFloor}: 24 + align8(16 + 4n) + sum over the n tokens of
+ * (24 + align8(16 + length)) bytes (282, 1009 and 3918 B for 4, 16 and 64 fields), which
+ * {@code INDEX_OF} allocates exactly. Run with
+ * {@code mvn jmh:run -Djmh.include=Split}.
+ */
+// 96 configurations (60 split, 36 first-token) at the suite's 2 forks x 10 s would take ~35 min;
+// one fork, 3 s of warm-up (the regex path needs ~2 s to reach C2 steady state) and 4 x 0.5 s of
+// measurement keep the full run under 10 minutes.
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 4, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+public class SplitBenchmark extends BenchmarkDefaults {
+
+    /** Seeded feature lines, cycled with a mask; shared by both benchmark styles. */
+    @State(Scope.Thread)
+    public static class Lines {
+
+        @Param({",", "|", "||", "::"})
+        String delimiter;
+
+        @Param({"4", "16", "64"})
+        int fields;
+
+        @Param("42")
+        long seed;
+
+        // 256 lines keep even the 64-field pool (~300 KB) cache-resident: this measures splitting,
+        // not memory misses.
+        @Param("256")
+        int poolSize;
+
+        String[] lines;
+        String regex;
+        private int next;
+
+        @Setup(Level.Trial)
+        public void generate() {
+            if (Integer.bitCount(poolSize) != 1) {
+                throw new IllegalArgumentException("poolSize must be a power of two: " + poolSize);
+            }
+            lines = FeatureLines.generate(seed, poolSize, fields, delimiter);
+            regex = SplitterType.regexOf(delimiter);
+        }
+
+        String nextLine() {
+            return lines[next++ & (lines.length - 1)];
+        }
+    }
+
+    /** The lines plus the splitter under test. */
+    public static class SplitState extends Lines {
+
+        @Param
+        SplitterType variant;
+
+        Splitter splitter;
+
+        @Setup(Level.Trial)
+        public void createSplitter() {
+            splitter = variant.create(delimiter);
+        }
+    }
+
+    @Benchmark
+    public List<String> split(SplitState state) {
+        return state.splitter.split(state.nextLine());
+    }
+
+    @Benchmark
+    public String jdkSplitFirst(Lines state) {
+        return state.nextLine().split(state.regex)[0];
+    }
+
+    @Benchmark
+    public String jdkSplitLimitFirst(Lines state) {
+        return state.nextLine().split(state.regex, 2)[0];
+    }
+
+    @Benchmark
+    public String splitFirst(Lines state) {
+        return IndexOfSplitter.splitFirst(state.nextLine(), state.delimiter);
+    }
+}
