@@ -39,7 +39,7 @@ import org.openjdk.jmh.runner.IterationType;
 // One fork, few long iterations: each trial's fill of up to 4M entries takes ~10 s, 24 trials must
 // fit ~10 minutes, and an iteration must be long enough to hold several young collections.
 @Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 3)
+@Measurement(iterations = 4, time = 3)
 public class CacheBenchmark extends BenchmarkDefaults {
 
     /** Length of the pre-drawn operation sequence that each thread cycles through. */

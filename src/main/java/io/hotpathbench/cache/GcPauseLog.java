@@ -3,6 +3,8 @@ package io.hotpathbench.cache;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
@@ -21,6 +23,11 @@ public final class GcPauseLog {
 
     private static final GcPauseLog INSTANCE = new GcPauseLog();
 
+    /** How long {@link #drain()} waits for notifications that the collectors have counted but not yet sent. */
+    private static final long CATCH_UP_NANOS = 1_000_000_000L;
+
+    private final List<GarbageCollectorMXBean> collectors = new ArrayList<>();
+    private long notified;
     private long pauses;
     private long totalMillis;
     private long longestMillis;
@@ -30,6 +37,7 @@ public final class GcPauseLog {
             String name = gc.getName();
             if (gc instanceof NotificationEmitter emitter && !name.contains("Cycles") && !name.contains("Concurrent")) {
                 emitter.addNotificationListener(this::onNotification, null, null);
+                collectors.add(gc);
             }
         }
     }
@@ -47,17 +55,40 @@ public final class GcPauseLog {
     }
 
     private synchronized void record(long millis) {
+        notified++;
         pauses++;
         totalMillis += millis;
         longestMillis = Math.max(longestMillis, millis);
     }
 
-    /** Returns the pauses seen since the previous call and starts a new window. */
+    /**
+     * Returns the pauses seen since the previous call and starts a new window. Notifications arrive
+     * on another thread after the pause, so it first waits (up to a second) until every collection
+     * the collectors have counted has been notified; otherwise a pause at the end of an iteration
+     * would be missed or charged to the next one.
+     */
     public synchronized Window drain() {
+        long deadline = System.nanoTime() + CATCH_UP_NANOS;
+        while (notified < counted() && System.nanoTime() < deadline) {
+            try {
+                wait(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         Window w = new Window(pauses, totalMillis, longestMillis);
         pauses = 0;
         totalMillis = 0;
         longestMillis = 0;
         return w;
+    }
+
+    private long counted() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : collectors) {
+            n += gc.getCollectionCount();
+        }
+        return n;
     }
 }
