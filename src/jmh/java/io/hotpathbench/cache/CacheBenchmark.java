@@ -37,9 +37,10 @@ import org.openjdk.jmh.runner.IterationType;
 // --add-opens/--add-exports on JDK 17: it uses sun.misc.Unsafe (jdk.unsupported) and JNA's malloc.
 @Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC"})
 // One fork, few long iterations: each trial's fill of up to 4M entries takes ~10 s, 24 trials must
-// fit ~10 minutes, and an iteration must be long enough to hold several young collections.
+// fit ~10 minutes, and an iteration must be long enough to hold several young collections
+// (a full run took 13.5 min with 4 measured iterations on the shared, busy 2-core machine).
 @Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 4, time = 3)
+@Measurement(iterations = 3, time = 3)
 public class CacheBenchmark extends BenchmarkDefaults {
 
     /** Length of the pre-drawn operation sequence that each thread cycles through. */
