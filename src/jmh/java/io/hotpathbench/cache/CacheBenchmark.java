@@ -137,8 +137,8 @@ public class CacheBenchmark extends BenchmarkDefaults {
      * {@code gcPauses} and {@code gcTimeMs} as they are (totals over the measured iterations, like
      * {@code gc.count} and {@code gc.time}); {@code gcPauseMaxMs} as the growth of the longest
      * pause seen so far, divided by forks (the sum is the longest measured pause, averaged over
-     * forks); {@code liveHeapBytes} and {@code offHeapBytes} divided by forks times iterations
-     * (the sum is their mean). The per-iteration rawData in the JSON are these posted parts.
+     * forks); {@code liveHeapBytes} (after the fill) and {@code offHeapBytes} (at each iteration's
+     * start) divided by forks times iterations (the sum is their mean). The per-iteration rawData in the JSON are these posted parts.
      */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
@@ -154,9 +154,11 @@ public class CacheBenchmark extends BenchmarkDefaults {
         private double forks;
         private double measuredIterations;
         private long longestSoFar;
+        private long offHeapAtStart;
 
         @Setup(Level.Iteration)
-        public void start(ThreadParams thread, IterationParams iteration, BenchmarkParams benchmark) {
+        public void start(ThreadParams thread, IterationParams iteration, BenchmarkParams benchmark,
+                          CacheBenchmark bench) {
             reporting = thread.getThreadIndex() == 0;
             measuring = iteration.getType() == IterationType.MEASUREMENT;
             forks = Math.max(1, benchmark.getForks());
@@ -167,6 +169,9 @@ public class CacheBenchmark extends BenchmarkDefaults {
             liveHeapBytes = 0;
             offHeapBytes = 0;
             if (reporting) {
+                // Sampled here, not in stop(): with two threads, the other one may already have
+                // closed the cache (trial teardown) when this thread's last iteration ends.
+                offHeapAtStart = bench.cache.offHeapBytes();
                 GcPauseLog.get().drain();
             }
         }
@@ -185,7 +190,7 @@ public class CacheBenchmark extends BenchmarkDefaults {
                 longestSoFar = longest;
             }
             liveHeapBytes = bench.liveHeapBytes / (forks * measuredIterations);
-            offHeapBytes = bench.cache.offHeapBytes() / (forks * measuredIterations);
+            offHeapBytes = offHeapAtStart / (forks * measuredIterations);
         }
     }
 }
