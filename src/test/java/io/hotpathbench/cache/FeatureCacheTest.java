@@ -1,0 +1,273 @@
+package io.hotpathbench.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.caffinitas.ohc.OHCacheStats;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class FeatureCacheTest {
+
+    private static final UserFeaturesSerializer SERIALIZER = new UserFeaturesSerializer();
+
+    @ParameterizedTest
+    @EnumSource(FeatureCacheType.class)
+    void getAfterPutReturnsAnEqualValue(FeatureCacheType type) {
+        SplittableRandom random = new SplittableRandom(1);
+        try (FeatureCache cache = type.create(1_000)) {
+            List<UserFeatures> put = new ArrayList<>();
+            for (long id = 0; id < 500; id++) {
+                UserFeatures f = UserFeatures.random(id, random);
+                cache.put(id, f);
+                put.add(f);
+            }
+            for (int id = 0; id < 500; id++) {
+                assertEquals(put.get(id), cache.get(id));
+            }
+            assertNull(cache.get(500));
+            assertEquals(500, cache.size());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FeatureCacheType.class)
+    void putReplacesTheValue(FeatureCacheType type) {
+        SplittableRandom random = new SplittableRandom(2);
+        try (FeatureCache cache = type.create(100)) {
+            UserFeatures first = UserFeatures.random(7, random);
+            UserFeatures second = first.refreshed(7, first.lastSeenMillis() + 1);
+            cache.put(7, first);
+            cache.put(7, second);
+            assertEquals(second, cache.get(7));
+            assertEquals(1, cache.size());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FeatureCacheType.class)
+    void evictsWhenOverCapacity(FeatureCacheType type) {
+        SplittableRandom random = new SplittableRandom(3);
+        try (FeatureCache cache = type.create(1_000)) {
+            for (long id = 0; id < 10_000; id++) {
+                cache.put(id, UserFeatures.random(id, random));
+            }
+            long size = cache.size();
+            assertTrue(size > 0 && size <= 1_000 * OhcFeatureCache.BYTES_PER_ENTRY / 100, "size " + size);
+            assertTrue(size < 10_000, "nothing evicted");
+            long missing = 0;
+            for (long id = 0; id < 10_000; id++) {
+                if (cache.get(id) == null) {
+                    missing++;
+                }
+            }
+            assertEquals(10_000 - size, missing);
+        }
+    }
+
+    @Test
+    void caffeineHoldsAtMostItsMaximumSize() {
+        SplittableRandom random = new SplittableRandom(4);
+        try (FeatureCache cache = FeatureCacheType.CAFFEINE_HEAP.create(1_000)) {
+            for (long id = 0; id < 5_000; id++) {
+                cache.put(id, UserFeatures.random(id, random));
+            }
+            assertTrue(cache.size() <= 1_000);
+        }
+    }
+
+    @Test
+    void ohcStaysWithinItsCapacityAndCountsEvictions() {
+        SplittableRandom random = new SplittableRandom(5);
+        OhcFeatureCache cache = new OhcFeatureCache(1_000);
+        try {
+            for (long id = 0; id < 5_000; id++) {
+                cache.put(id, UserFeatures.random(id, random));
+            }
+            OHCacheStats stats = cache.ohc().stats();
+            assertTrue(stats.getEvictionCount() > 0);
+            assertTrue(cache.offHeapBytes() <= stats.getCapacity());
+        } finally {
+            cache.close();
+        }
+    }
+
+    @Test
+    void ohcPrefilledToItsEntryCountEvictsNothing() {
+        SplittableRandom random = new SplittableRandom(6);
+        OhcFeatureCache cache = new OhcFeatureCache(50_000);
+        try {
+            for (long id = 0; id < 50_000; id++) {
+                cache.put(id, UserFeatures.random(id, random));
+            }
+            assertEquals(0, cache.ohc().stats().getEvictionCount());
+            assertEquals(50_000, cache.size());
+        } finally {
+            cache.close();
+        }
+    }
+
+    @Test
+    void closeReleasesTheOffHeapMemory() {
+        SplittableRandom random = new SplittableRandom(7);
+        OhcFeatureCache cache = new OhcFeatureCache(10_000);
+        for (long id = 0; id < 10_000; id++) {
+            cache.put(id, UserFeatures.random(id, random));
+        }
+        assertTrue(cache.ohc().memUsed() > 10_000 * 100L);
+        // OHC's close() is clear() then freeing the hash tables, after which stats() cannot be read;
+        // so OHC's own count is checked after the clear() step, then close() runs.
+        cache.ohc().clear();
+        assertEquals(0, cache.ohc().memUsed());
+        assertEquals(0, cache.ohc().size());
+        cache.close();
+        assertEquals(0, cache.offHeapBytes());
+    }
+
+    @Test
+    void caffeineUsesNoOffHeapMemory() {
+        try (FeatureCache cache = FeatureCacheType.CAFFEINE_HEAP.create(10)) {
+            cache.put(1, UserFeatures.random(1, new SplittableRandom(8)));
+            assertEquals(0, cache.offHeapBytes());
+        }
+    }
+
+    @Test
+    void serializerRoundTripsEdgeCases() {
+        List<UserFeatures> cases = List.of(
+                new UserFeatures(0, "", "", 0, 0.0, 0, false, new float[0], new long[0]),
+                new UserFeatures(Long.MIN_VALUE, "ÄÖ", "華為 Mate 60 Pro+ 🚀", Integer.MIN_VALUE, -0.0,
+                        Long.MIN_VALUE, true,
+                        new float[] {Float.NaN, Float.NEGATIVE_INFINITY, Float.MIN_VALUE, -0.0f, Float.MAX_VALUE},
+                        new long[] {Long.MIN_VALUE, -1, 0, Long.MAX_VALUE}),
+                new UserFeatures(Long.MAX_VALUE, "\u0000", "a\uD800b", Integer.MAX_VALUE, Double.NaN,
+                        Long.MAX_VALUE, false, new float[] {Float.POSITIVE_INFINITY}, new long[] {42}),
+                new UserFeatures(-1, "US", "x".repeat(1_000), -1, Double.MIN_VALUE, -1, true,
+                        new float[] {1.5f}, new long[0]),
+                new UserFeatures(1, "🇩🇪", "Café", 1, Double.NEGATIVE_INFINITY, 1, true,
+                        new float[] {Float.MIN_NORMAL}, new long[] {1L << 62}));
+        for (UserFeatures f : cases) {
+            UserFeatures back = roundTrip(f);
+            if (f.deviceModel().equals("a\uD800b")) {
+                // An unpaired surrogate has no UTF-8 form; the encoder writes '?', as for any String.
+                assertEquals("a?b", back.deviceModel());
+                assertEquals(new UserFeatures(f.userId(), f.country(), "a?b", f.age(), f.clickThroughRate(),
+                        f.lastSeenMillis(), f.premium(), f.embedding(), f.recentItemIds()), back);
+            } else {
+                assertEquals(f, back);
+            }
+        }
+    }
+
+    @Test
+    void serializerRoundTripsRandomRecordsOfOneToFiveHundredBytes() {
+        SplittableRandom random = new SplittableRandom(9);
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (int i = 0; i < 5_000; i++) {
+            UserFeatures f = UserFeatures.random(random.nextLong(), random);
+            assertEquals(f, roundTrip(f));
+            int size = SERIALIZER.serializedSize(f);
+            min = Math.min(min, size);
+            max = Math.max(max, size);
+        }
+        assertTrue(min >= 100 && max <= 520, min + ".." + max);
+    }
+
+    /** Serializes into a buffer of exactly {@code serializedSize} bytes, as OHC does. */
+    private static UserFeatures roundTrip(UserFeatures f) {
+        ByteBuffer buf = ByteBuffer.allocateDirect(SERIALIZER.serializedSize(f));
+        SERIALIZER.serialize(f, buf);
+        assertFalse(buf.hasRemaining(), "serializedSize does not match the bytes written");
+        buf.flip();
+        UserFeatures back = SERIALIZER.deserialize(buf);
+        assertFalse(buf.hasRemaining());
+        return back;
+    }
+
+    @Test
+    void recordRejectsNulls() {
+        assertThrows(NullPointerException.class,
+                () -> new UserFeatures(1, null, "", 0, 0, 0, false, new float[0], new long[0]));
+    }
+
+    @Test
+    void zipfIdsAreSeededInRangeAndSkewed() {
+        ZipfIds a = new ZipfIds(1_000, 0.99, 42);
+        ZipfIds b = new ZipfIds(1_000, 0.99, 42);
+        long[] counts = new long[1_000];
+        for (int i = 0; i < 200_000; i++) {
+            long id = a.next();
+            assertEquals(id, b.next());
+            assertTrue(id >= 0 && id < 1_000);
+            counts[(int) id]++;
+        }
+        double ratio = (double) counts[0] / counts[1];
+        assertTrue(ratio > 1.8 && ratio < 2.2, "p(0)/p(1) = " + ratio + ", expected about 2^0.99");
+        assertTrue(counts[0] > counts[9] * 8, "p(0)/p(9) should be about 10^0.99");
+    }
+
+    @Test
+    void zipfOverOneIdAlwaysDrawsIt() {
+        ZipfIds one = new ZipfIds(1, 1.0, 1);
+        for (int i = 0; i < 100; i++) {
+            assertEquals(0, one.next());
+        }
+    }
+
+    @Test
+    void gcPauseLogSeesACollection() throws InterruptedException {
+        GcPauseLog log = GcPauseLog.get();
+        log.drain();
+        System.gc();
+        long pauses = 0;
+        for (int i = 0; i < 100 && pauses == 0; i++) {
+            Thread.sleep(20);
+            pauses = log.drain().pauses();
+        }
+        assertTrue(pauses > 0);
+    }
+
+    @ParameterizedTest
+    @EnumSource(FeatureCacheType.class)
+    void returnsWhatTheBaselineReturnsForTheSameSeededOperations(FeatureCacheType type) {
+        FeatureCacheType baseline = FeatureCacheType.values()[0];
+        for (int writePercent : new int[] {0, 10, 100}) {
+            assertEquals(runBenchmark(baseline, writePercent), runBenchmark(type, writePercent),
+                    type + " at writePercent=" + writePercent);
+        }
+    }
+
+    /** Builds the benchmark state at a small size and collects what the benchmark method returns. */
+    private static List<UserFeatures> runBenchmark(FeatureCacheType type, int writePercent) {
+        CacheBenchmark bench = new CacheBenchmark();
+        bench.variant = type;
+        bench.entries = 20_000;
+        bench.writePercent = writePercent;
+        bench.garbageBytes = 64;
+        bench.seed = 42;
+        bench.setUp();
+        try {
+            assertEquals(20_000, bench.cache.size(), "the fill must not evict");
+            CacheBenchmark.Cursor cursor = new CacheBenchmark.Cursor();
+            List<UserFeatures> results = new ArrayList<>();
+            for (int i = 0; i < 50_000; i++) {
+                UserFeatures f = bench.access(cursor, null);
+                assertNotNull(f);
+                results.add(f);
+            }
+            return results;
+        } finally {
+            bench.tearDown();
+        }
+    }
+}
