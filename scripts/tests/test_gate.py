@@ -187,3 +187,19 @@ def test_several_current_files_are_merged_and_duplicates_rejected(tmp_path):
     assert len(merged.results) == len(data)
     with pytest.raises(J.InputError, match="is also in"):
         J.load_many([a, a])
+
+
+def test_point_score_claim_judged_on_point_ratio():
+    import jmhjson as J
+    from conftest import FIXTURES
+    run = J.load(FIXTURES / "throwaway-i3.json")
+    techniques = J.load_config(J.DEFAULT_TECHNIQUES)
+    groups = [g for g in J.group_results(run.results, techniques) if len(g.rows) >= 2]
+    g = groups[0]
+    (base, _), (var, _) = g.rows[0], g.rows[1]
+    claim = {"id": "t", "benchmark": g.cls, "method": g.name, "metric": "primary", "variant": var,
+             "baseline": base, "max_ratio": 1e9}
+    wide = gate.check_claims(run.results, {"claims": [claim]}, techniques)
+    pointed = gate.check_claims(run.results, {"claims": [dict(claim, point_score="why")]}, techniques)
+    assert pointed and all(r["verdict"] == "PASS" and "point score" in r["note"] for r in pointed)
+    assert len(wide) == len(pointed)
