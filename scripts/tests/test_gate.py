@@ -203,3 +203,14 @@ def test_point_score_claim_judged_on_point_ratio():
     pointed = gate.check_claims(run.results, {"claims": [dict(claim, point_score="why")]}, techniques)
     assert pointed and all(r["verdict"] == "PASS" and "point score" in r["note"] for r in pointed)
     assert len(wide) == len(pointed)
+
+
+def test_shipped_claims_hold_on_the_committed_baseline_run():
+    """The suite's own full run (results/baseline.json) against the shipped claims: every claim ran and passed."""
+    import jmhjson as J
+    baseline = SCRIPTS.parent / "results" / "baseline.json"
+    run = J.load(baseline)
+    rows = gate.check_claims(run.results, J.load_config(J.DEFAULT_CLAIMS), J.load_config(J.DEFAULT_TECHNIQUES))
+    ids = {r["what"].split(":")[0] for r in rows}
+    assert ids == {"validator-shared-50x", "split-indexof-2char-2x", "keys-long-bytes-0.3x", "cache-ohc-gc-0.1x"}
+    assert all(r["verdict"] == "PASS" for r in rows), [(r["what"], r["verdict"]) for r in rows]
