@@ -2,7 +2,7 @@
 """CI regression gate: claims within one run, and regressions against a committed baseline.
 
     python3 scripts/gate.py CURRENT.json [MORE.json ...] [--baseline FILE] [--claims FILE]
-                            [--allow-missing] [--time-warn-only]
+                            [--allow-missing] [--time-warn-only] [--claim-ids ID,ID]
 
 Exit 0 pass, 1 a regression or a broken claim, 2 bad input. Prints one table and a one-line
 summary.
@@ -186,6 +186,7 @@ def main(argv=None) -> int:
     ap.add_argument("--allow-missing", action="store_true", help="claims whose benchmarks did not run warn instead of failing")
     ap.add_argument("--time-warn-only", action="store_true", help="time regressions warn instead of failing (short runs); allocation still gates")
     ap.add_argument("--no-claims", action="store_true", help="skip the claims check")
+    ap.add_argument("--claim-ids", help="check only these claims (comma-separated ids from the claims file)")
     a = ap.parse_args(argv)
     try:
         claims_cfg = J.load_config(a.claims)
@@ -201,6 +202,13 @@ def main(argv=None) -> int:
             warnings.append(f"no baseline ({DEFAULT_BASELINE} absent): regression check skipped")
     except J.InputError as e:
         J.fail(str(e))
+    if a.claim_ids:
+        wanted = [i.strip() for i in a.claim_ids.split(",") if i.strip()]
+        known = {c["id"] for c in claims_cfg.get("claims", [])}
+        unknown = [i for i in wanted if i not in known]
+        if unknown:
+            J.fail(f"{a.claims}: no claim with id {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        claims_cfg = dict(claims_cfg, claims=[c for c in claims_cfg["claims"] if c["id"] in wanted])
     rows = [] if a.no_claims else check_claims(cur.results, claims_cfg, techniques, a.allow_missing)
     if base is not None:
         reg_rows, env = check_regressions(base, cur, claims_cfg, a.time_warn_only)

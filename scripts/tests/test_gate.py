@@ -214,3 +214,13 @@ def test_shipped_claims_hold_on_the_committed_baseline_run():
     ids = {r["what"].split(":")[0] for r in rows}
     assert ids == {"validator-shared-50x", "split-indexof-2char-2x", "keys-long-bytes-0.3x", "cache-ohc-gc-0.1x"}
     assert all(r["verdict"] == "PASS" for r in rows), [(r["what"], r["verdict"]) for r in rows]
+
+
+def test_claim_ids_select_claims_and_unknown_id_is_bad_input(capsys):
+    baseline = str(SCRIPTS.parent / "results" / "baseline.json")
+    assert gate.main([baseline, "--baseline", baseline, "--claim-ids", "keys-long-bytes-0.3x"]) == 0
+    out = capsys.readouterr().out
+    assert "keys-long-bytes-0.3x" in out and "validator-shared-50x" not in out
+    with pytest.raises(SystemExit) as e:
+        gate.main([baseline, "--claim-ids", "no-such-claim"])
+    assert e.value.code == 2
