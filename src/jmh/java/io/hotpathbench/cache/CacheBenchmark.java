@@ -1,6 +1,7 @@
 package io.hotpathbench.cache;
 
 import io.hotpathbench.BenchmarkDefaults;
+import io.hotpathbench.EventShares;
 import java.lang.management.ManagementFactory;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -152,7 +153,7 @@ public class CacheBenchmark extends BenchmarkDefaults {
         private boolean reporting;
         private boolean measuring;
         private double forks;
-        private double measuredIterations;
+        private BenchmarkParams benchmark;
         private long longestSoFar;
         private long offHeapAtStart;
 
@@ -161,8 +162,8 @@ public class CacheBenchmark extends BenchmarkDefaults {
                           CacheBenchmark bench) {
             reporting = thread.getThreadIndex() == 0;
             measuring = iteration.getType() == IterationType.MEASUREMENT;
-            forks = Math.max(1, benchmark.getForks());
-            measuredIterations = benchmark.getMeasurement().getCount();
+            forks = EventShares.forks(benchmark);
+            this.benchmark = benchmark;
             gcPauses = 0;
             gcTimeMs = 0;
             gcPauseMaxMs = 0;
@@ -189,8 +190,8 @@ public class CacheBenchmark extends BenchmarkDefaults {
                 gcPauseMaxMs = (longest - longestSoFar) / forks;
                 longestSoFar = longest;
             }
-            liveHeapBytes = bench.liveHeapBytes / (forks * measuredIterations);
-            offHeapBytes = offHeapAtStart / (forks * measuredIterations);
+            liveHeapBytes = EventShares.share(bench.liveHeapBytes, benchmark, 1);
+            offHeapBytes = EventShares.share(offHeapAtStart, benchmark, 1);
         }
     }
 }

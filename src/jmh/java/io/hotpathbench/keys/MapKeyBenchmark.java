@@ -1,6 +1,7 @@
 package io.hotpathbench.keys;
 
 import io.hotpathbench.BenchmarkDefaults;
+import io.hotpathbench.EventShares;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -138,12 +139,7 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
         }
     }
 
-    /**
-     * Puts {@code bytesPerEntry} into the results. JMH zeroes an EVENTS counter before each iteration
-     * and sums it over the measured iterations, forks and threads of a run, so each iteration's
-     * tear-down (which runs before JMH reads the counter) reports an equal share and the sum, the score
-     * in the JSON, is the forks' mean bytes per entry.
-     */
+    /** Puts {@code bytesPerEntry} into the results as {@link EventShares} describes: every thread posts a share. */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Footprint {
@@ -152,8 +148,7 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
 
         @TearDown(Level.Iteration)
         public void share(Table table, BenchmarkParams params) {
-            double reports = (double) Math.max(1, params.getForks()) * params.getMeasurement().getCount() * params.getThreads();
-            bytesPerEntry = table.bytesPerEntry / reports;
+            bytesPerEntry = EventShares.share(table.bytesPerEntry, params, params.getThreads());
         }
     }
 
