@@ -144,6 +144,13 @@ class SplitterTest {
         }
     }
 
+    /**
+     * INDEX_OF allocates the tokens and one list per line, nothing else. The results are kept in a
+     * preallocated array so escape analysis cannot remove them, and the measurement is repeated:
+     * a deoptimization in the middle of a pass re-materializes scalar-replaced objects and adds a
+     * few bytes that the splitter did not ask for, so the least of five passes is compared. A
+     * splitter that allocates anything more on every call exceeds the floor on every pass.
+     */
     @Test
     void indexOfAllocatesExactlyTheFloor() {
         assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
@@ -152,17 +159,22 @@ class SplitterTest {
         for (String delimiter : BENCHMARK_DELIMITERS) {
             String[] lines = FeatureLines.generate(42, 256, 16, delimiter);
             Splitter splitter = new IndexOfSplitter(delimiter);
+            Object[] sink = new Object[lines.length];
             long floor = 0;
             for (String line : lines) {
                 floor += AllocationFloor.bytes(splitter.split(line));
             }
-            long idle = -threads.getThreadAllocatedBytes(thread) + threads.getThreadAllocatedBytes(thread);
-            long before = threads.getThreadAllocatedBytes(thread);
-            for (String line : lines) {
-                splitter.split(line);
+            long least = Long.MAX_VALUE;
+            for (int pass = 0; pass < 5; pass++) {
+                long idle = -threads.getThreadAllocatedBytes(thread) + threads.getThreadAllocatedBytes(thread);
+                long before = threads.getThreadAllocatedBytes(thread);
+                for (int i = 0; i < lines.length; i++) {
+                    sink[i] = splitter.split(lines[i]);
+                }
+                least = Math.min(least, threads.getThreadAllocatedBytes(thread) - before - idle);
             }
-            long allocated = threads.getThreadAllocatedBytes(thread) - before - idle;
-            assertEquals(floor, allocated, "bytes allocated splitting 256 lines by " + delimiter);
+            assertEquals(lines.length, java.util.Arrays.stream(sink).filter(java.util.Objects::nonNull).count());
+            assertEquals(floor, least, "bytes allocated splitting 256 lines by " + delimiter + " (least of 5 passes)");
         }
     }
 
