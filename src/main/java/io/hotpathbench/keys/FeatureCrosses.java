@@ -4,7 +4,8 @@ import java.util.SplittableRandom;
 
 /**
  * The seeded content of a weight table: {@code size} crosses of a user feature value with an item
- * feature value, such as {@code u_age=2_47#i_cat=31419}, each with a weight. Entry {@code e} crosses
+ * feature value, such as {@code u_age=2_347#i_cat=31519}, each with a weight; the shortest cross,
+ * {@code u_os=0_100#i_tag=100}, has the 20 characters the write-up's keys had at least. Entry {@code e} crosses
  * user value {@code e % 100} with item value {@code e / 100}, so every entry is distinct by
  * construction and the table needs no set to deduplicate. Absent crosses pair a user value with an
  * item value that no entry uses.
@@ -38,7 +39,7 @@ public final class FeatureCrosses {
         String[] users = new String[USER_VALUES];
         for (int j = 0; j < users.length; j++) {
             users[j] = "u_" + USER_FEATURES[j % USER_FEATURES.length] + '=' + j / USER_FEATURES.length
-                    + '_' + (10 + random.nextInt(90));
+                    + '_' + (100 + random.nextInt(900));
         }
         int itemCount = size / USER_VALUES;
         String[] items = new String[itemCount];
@@ -57,7 +58,7 @@ public final class FeatureCrosses {
     }
 
     private static String item(int index, SplittableRandom random) {
-        return "i_" + ITEM_FEATURES[index % ITEM_FEATURES.length] + '=' + ((index / ITEM_FEATURES.length) * 10 + random.nextInt(10));
+        return "i_" + ITEM_FEATURES[index % ITEM_FEATURES.length] + '=' + (100 + (index / ITEM_FEATURES.length) * 10 + random.nextInt(10));
     }
 
     public int size() {

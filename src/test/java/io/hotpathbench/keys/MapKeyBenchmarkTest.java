@@ -63,9 +63,11 @@ class MapKeyBenchmarkTest {
 
     @Test
     void crossesLookLikeTheServicesKeys() {
-        FeatureCrosses crosses = FeatureCrosses.generate(1_000, SEED);
-        String cross = StringWeightTable.cross(crosses.user(0), crosses.item(0));
-        assertTrue(cross.matches("u_[a-z]+=\\d+_\\d+#i_[a-z]+=\\d+") && cross.length() >= 18, cross);
+        FeatureCrosses crosses = FeatureCrosses.generate(10_000, SEED);
+        for (int e = 0; e < crosses.size(); e++) {
+            String cross = StringWeightTable.cross(crosses.user(e), crosses.item(e));
+            assertTrue(cross.matches("u_[a-z]+=\\d+_\\d{3}#i_[a-z]+=\\d{3,}") && cross.length() >= 20, cross);
+        }
     }
 
     @Test
