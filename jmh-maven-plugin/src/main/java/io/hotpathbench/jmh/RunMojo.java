@@ -78,7 +78,8 @@ public class RunMojo extends AbstractMojo {
         }
         List<String> selected = options.select(all);
         if (selected.isEmpty()) {
-            throw new MojoFailureException("no benchmark matches include=" + options.include()
+            throw new MojoFailureException("no benchmark matches"
+                    + (options.include() == null ? "" : " include=" + options.include())
                     + (options.exclude() == null ? "" : " exclude=" + options.exclude())
                     + "; benchmarks: " + String.join(", ", all));
         }
