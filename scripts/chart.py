@@ -68,8 +68,7 @@ def _varying(gs) -> list:
 def _fixed(gs, varying) -> str:
     if not gs:
         return ""
-    fixed = [f"{k}={v}" for k, v in gs[0].params.items() if k not in varying]
-    return ", ".join(fixed)
+    return J.fmt_params({k: v for k, v in gs[0].params.items() if k not in varying})
 
 
 def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
@@ -165,7 +164,7 @@ def render_size(gs, size_param: str, title: str) -> plt.Figure | None:
             x = float(g.params[size_param])
         except ValueError:
             return None
-        rest = ", ".join(f"{k}={v}" for k, v in g.params.items() if k not in (size_param, "seed"))
+        rest = J.fmt_params({k: v for k, v in g.params.items() if k not in (size_param, "seed")})
         for lbl, r in g.rows:
             lines.setdefault((str(lbl), rest), []).append((x, r.primary))
     if not lines or max(len(v) for v in lines.values()) < 2:

@@ -29,7 +29,7 @@ def compare(old: J.Run, new: J.Run) -> str:
             continue
         oa, na = o.metric(J.ALLOC), n.metric(J.ALLOC)
         alloc = f"{J.fmt_num(oa.score)} -> {J.fmt_num(na.score)}" if oa and na else ""
-        p = ", ".join(f"{k}={v}" for k, v in n.params.items())
+        p = J.md_cell(J.fmt_params(n.params))
         lines.append(f"| {n.simple_class}.{n.method} ({n.mode}) [{p}] | {J.fmt_metric(o.primary)} | "
                      f"{J.fmt_metric(n.primary)} | {J.fmt_ratio(*J.speedup(n.primary, o.primary))} | {alloc} |")
     only += [f"- only in {old.path.name}: {o.benchmark} {o.mode} {o.params}" for k, o in omap.items() if k not in nmap]

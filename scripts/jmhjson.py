@@ -396,8 +396,8 @@ class Group:
         return None
 
     def params_label(self, skip=()) -> str:
-        shown = [f"{k}={v}" for k, v in self.params.items() if k not in skip]
-        return ", ".join(shown) if shown else "(no params)"
+        shown = fmt_params({k: v for k, v in self.params.items() if k not in skip})
+        return shown if shown else "(no params)"
 
 
 def technique_config(techniques: dict, cls: str) -> dict:
@@ -514,6 +514,20 @@ def fmt_num(x: float, digits: int = 3) -> str:
     if a >= 100:
         return f"{x:,.0f}" if a >= 1000 else f"{x:.1f}"
     return f"{x:.{digits}g}"
+
+
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.+-]+")
+
+
+def fmt_params(params: dict) -> str:
+    """name=value, ... with a value quoted when it is not a plain word or number, so that a
+    delimiter param such as "," or "||" reads unambiguously inside the comma-separated list."""
+    return ", ".join(f"{k}={v}" if _PLAIN_VALUE.fullmatch(v) else f'{k}="{v}"' for k, v in params.items())
+
+
+def md_cell(text) -> str:
+    """Text for a Markdown table cell: a literal | would end the cell."""
+    return str(text).replace("|", "\\|")
 
 
 def fmt_metric(m: Metric | None) -> str:
