@@ -29,7 +29,7 @@ import java.util.regex.PatternSyntaxException;
 public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
-    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "skip");
+    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir");
 
     static final List<String> DEFAULT_PROFILERS = List.of("gc");
 
@@ -56,7 +56,8 @@ public final class JmhOptions {
             "l", "use -Djmh.include to select benchmarks",
             "lp", "not supported through the plugin",
             "lprof", "not supported through the plugin",
-            "h", "see the README for the plugin's options");
+            "h", "see the README for the plugin's options",
+            "ignoreLock", "two JMH runs on one machine measure each other; wait for the other run");
 
     private final String include;
     private final String exclude;
@@ -81,7 +82,7 @@ public final class JmhOptions {
     public static JmhOptions parse(Map<String, String> properties) {
         Map<String, String> jmh = new TreeMap<>();
         properties.forEach((k, v) -> {
-            if (k.startsWith("jmh.") && !k.equals("jmh.ignoreLock")) {
+            if (k.startsWith("jmh.")) {
                 jmh.put(k.substring(4), v == null ? "" : v.trim());
             }
         });
@@ -270,7 +271,7 @@ public final class JmhOptions {
         m.put("tu", UNIT);
         m.put("t", THREADS);
         m.put("tg", GROUPS);
-        for (String f : Arrays.asList("jvm", "jvmArgs", "jvmArgsAppend", "jvmArgsPrepend", "wm", "wf", "v")) {
+        for (String f : Arrays.asList("jvm", "jvmArgs", "jvmArgsAppend", "jvmArgsPrepend", "wm", "wmb", "wf", "v")) {
             m.put(f, ANY);
         }
         return Map.copyOf(m);

@@ -78,12 +78,9 @@ public class RunMojo extends AbstractMojo {
         }
         List<String> selected = options.select(all);
         if (selected.isEmpty()) {
-            throw new MojoFailureException("no benchmark matches"
-                    + (options.include() == null ? "" : " include=" + options.include())
-                    + (options.exclude() == null ? "" : " exclude=" + options.exclude())
-                    + "; benchmarks: " + String.join(", ", all));
+            throw new MojoFailureException(noMatch(options.include(), options.exclude(), all));
         }
-        checkLock();
+        checkLock(Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock"));
 
         Path base = project.getBasedir().toPath();
         Environment.Git git = Environment.git(base);
@@ -184,9 +181,16 @@ public class RunMojo extends AbstractMojo {
         return "unknown";
     }
 
+    /** One line naming the selection that matched nothing and every benchmark there is. */
+    static String noMatch(String include, String exclude, List<String> all) {
+        return "no benchmark matches"
+                + (include == null ? "" : " include=" + include)
+                + (exclude == null ? "" : " exclude=" + exclude)
+                + "; benchmarks: " + String.join(", ", all);
+    }
+
     /** Fails early, with a clear line, when another JMH process holds JMH's machine-wide lock. */
-    private static void checkLock() throws MojoFailureException {
-        Path lock = Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
+    static void checkLock(Path lock) throws MojoFailureException {
         try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             FileLock held = ch.tryLock();
             if (held == null) {

@@ -93,6 +93,16 @@ class JmhOptionsTest {
                 "-Djmh.rff cannot be set: results always go to results/ (set -Djmh.resultsDir to change the folder)");
         assertMessage(Map.of("jmh.foe", "false"),
                 "-Djmh.foe cannot be set: the run always fails on the first benchmark error (-foe true)");
+        assertMessage(Map.of("jmh.ignoreLock", "true"),
+                "-Djmh.ignoreLock cannot be set: two JMH runs on one machine measure each other; wait for the other run");
+    }
+
+    @Test
+    void propertiesThePluginDoesNotHandleAreNotSilentlyDropped() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JmhOptions.parse(Map.of("jmh.skip", "true")));
+        assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skip"), e.getMessage());
+        assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 
     @Test

@@ -1,10 +1,18 @@
 package io.hotpathbench.jmh;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import org.apache.maven.plugin.MojoFailureException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunMojoTest {
 
@@ -34,5 +42,28 @@ class RunMojoTest {
         for (String s : List.of(RunMojo.failureReason(1, "<failure>"), RunMojo.failureReason(2, ""))) {
             assertTrue(!s.contains("\n"));
         }
+    }
+
+    @Test
+    void noMatchNamesTheSelectionAndListsEveryBenchmark() {
+        List<String> all = List.of("io.x.SplitBenchmark.split", "io.x.MapKeyBenchmark.lookup");
+        assertEquals("no benchmark matches include=Nope; benchmarks: io.x.SplitBenchmark.split, io.x.MapKeyBenchmark.lookup",
+                RunMojo.noMatch("Nope", null, all));
+        assertEquals("no benchmark matches exclude=.*; benchmarks: io.x.SplitBenchmark.split, io.x.MapKeyBenchmark.lookup",
+                RunMojo.noMatch(null, ".*", all));
+        assertEquals("no benchmark matches include=Split exclude=split; benchmarks: io.x.SplitBenchmark.split, io.x.MapKeyBenchmark.lookup",
+                RunMojo.noMatch("Split", "split", all));
+    }
+
+    @Test
+    void aHeldLockFailsTheRunAndAFreeOneIsLeftFree(@TempDir Path dir) throws Exception {
+        Path lock = dir.resolve("jmh.lock");
+        assertDoesNotThrow(() -> RunMojo.checkLock(lock));
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE);
+             FileLock held = ch.lock()) {
+            MojoFailureException e = assertThrows(MojoFailureException.class, () -> RunMojo.checkLock(lock));
+            assertTrue(e.getMessage().contains(lock.toString()) && !e.getMessage().contains("\n"), e.getMessage());
+        }
+        assertDoesNotThrow(() -> RunMojo.checkLock(lock));
     }
 }
