@@ -64,8 +64,9 @@ def check_claims(results, claims_cfg, techniques, allow_missing=False):
         if base_metric != metric:
             name = f"{c['id']}: {c['variant']} {metric} vs {c['baseline']} {base_metric}"
         if not groups:
-            rows.append(_row("claim", name, "", "", "", "NOT RUN" if not allow_missing else "WARN",
-                             f"{c['benchmark']}{'.' + c['method'] if c.get('method') else ''} not in this run"))
+            row = _row("claim", name, "", "", "", "NOT RUN" if not allow_missing else "WARN",
+                       f"{c['benchmark']}{'.' + c['method'] if c.get('method') else ''} not in this run")
+            rows.append(dict(row, name=name, params=""))
             continue
         for g in groups:
             rows_by = dict(g.rows)
@@ -95,7 +96,8 @@ def check_claims(results, claims_cfg, techniques, allow_missing=False):
             method = "" if c.get("method") else f" ({g.name})"
             row = _row("claim", f"{name}{method} [{g.params_label()}]", J.fmt_metric(b), J.fmt_metric(a),
                        J.fmt_ratio(v, lo, hi), verdict, note)
-            row["point_clears"] = not math.isnan(v) and (v >= bar if need == ">=" else v <= bar)
+            row.update(name=name + method, params=g.params_label(),
+                       point_clears=not math.isnan(v) and (v >= bar if need == ">=" else v <= bar))
             rows.append(row)
     return rows
 

@@ -111,7 +111,7 @@ def published_rows(results, techniques: dict) -> list:
                 outcome = "lower"
             elif lo > band[1]:
                 outcome = "higher"
-            elif lo <= 0 or math.isinf(hi) or not band[0] <= v <= band[1] or lo < band[0] / tol or hi > band[1] * tol:
+            elif not band[0] <= v <= band[1] or lo < band[0] / tol or hi > band[1] * tol:
                 # Overlap alone would let a noisy interval "agree" with anything: an interval that
                 # reaches past the band widened once more by the tolerance (e.g. down to 1x, no
                 # gain, for a claimed 1.5x) neither confirms nor refutes the claim.
@@ -167,13 +167,11 @@ def targets_table(results, claims_cfg, techniques) -> list:
             rows = gate.check_claims(results, {"claims": [c], "deterministic_metrics": det}, techniques,
                                      allow_missing=True)
             for r in rows:
-                what = r["what"]
-                params = what[what.index("[") + 1:-1] if what.endswith("]") else ""
                 verdict = TARGET_VERDICTS.get(r["verdict"], r["verdict"].lower())
                 if verdict == "missed" and r.get("point_clears"):
                     verdict = "not established (point clears the bar, interval does not)"
                 why = " ".join(x for x in (r["note"] + ".", c.get("why", "") if verdict != "met" else "") if x)
-                lines.append(f"| {J.md_cell(what.split(' [')[0])} | {'yes' if enforced else 'no'} | {J.md_cell(params)} "
+                lines.append(f"| {J.md_cell(r['name'])} | {'yes' if enforced else 'no'} | {J.md_cell(r['params'])} "
                              f"| {r['baseline']} | {r['current']} | {r['change']} | {verdict} | {J.md_cell(why)} |")
     return lines + [""]
 
