@@ -3,6 +3,7 @@ package io.hotpathbench.split;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.hotpathbench.ParamValues;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -13,8 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class SplitterTest {
 
-    private static final String[] BENCHMARK_DELIMITERS = {",", "|", "||", "::"};
-    private static final int[] BENCHMARK_FIELDS = {4, 16, 64};
+    /** The delimiters and field counts SplitBenchmark runs with, read from its @Param annotations. */
+    private static final List<String> BENCHMARK_DELIMITERS = ParamValues.of(SplitBenchmark.Lines.class, "delimiter");
+    private static final int[] BENCHMARK_FIELDS = ParamValues.ints(SplitBenchmark.Lines.class, "fields");
 
     /** Delimiters for the edge cases and the randomized test: metacharacters and overlapping ones. */
     private static final String[] DELIMITERS = {",", "|", ".", "||", "::", "a", "aa", "aba", "|.|", "\\"};
