@@ -2,11 +2,7 @@ package io.hotpathbench.keys;
 
 import io.hotpathbench.BenchmarkDefaults;
 import io.hotpathbench.EventShares;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.hotpathbench.Heap;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Fork;
@@ -106,12 +102,12 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
 
         @Setup(Level.Trial)
         public void build() {
-            requireMemory((long) size * variant.buildBytesPerEntry + (512L << 20));
+            Heap.require("MapKeyBenchmark " + variant + " size=" + size, (long) size * variant.buildBytesPerEntry + (512L << 20));
             FeatureCrosses crosses = FeatureCrosses.generate(size, seed);
-            long before = retainedHeap();
+            long before = Heap.retainedBytes();
             table = variant.create(size);
             crosses.fill(table);
-            long after = retainedHeap();
+            long after = Heap.retainedBytes();
             bytesPerEntry = (double) (after - before) / size;
             if (table.size() != size) {
                 throw new IllegalStateException(variant + " holds " + table.size() + " of " + size
@@ -122,20 +118,6 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
             itemFeatures = drawn.itemFeatures();
             probe = table.probe(userFeatures, itemFeatures);
             mask = lookups - 1;
-        }
-
-        private void requireMemory(long need) {
-            String what = "MapKeyBenchmark " + variant + " size=" + size;
-            long max = Runtime.getRuntime().maxMemory();
-            if (max < need) {
-                throw new IllegalStateException(what + " needs about " + gib(need) + " GiB of heap, this fork has "
-                        + gib(max) + " GiB: raise -Xmx in the class's @Fork(jvmArgsAppend)");
-            }
-            long available = availableMemory();
-            if (available < need) {
-                throw new IllegalStateException(what + " needs about " + gib(need) + " GiB of memory, the machine has "
-                        + gib(available) + " GiB available");
-            }
         }
     }
 
@@ -165,38 +147,5 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
     public double crossAndLookup(Table table, Footprint footprint) {
         int i = next++ & table.mask;
         return table.table.weight(table.userFeatures[i], table.itemFeatures[i]);
-    }
-
-    /** Used heap after full collections, repeated until two in a row agree. */
-    static long retainedHeap() {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        long previous = Long.MIN_VALUE;
-        for (int i = 0; i < 10; i++) {
-            System.gc();
-            long used = memory.getHeapMemoryUsage().getUsed();
-            if (Math.abs(used - previous) <= 64 << 10) {
-                return used;
-            }
-            previous = used;
-        }
-        return previous;
-    }
-
-    /** MemAvailable from /proc/meminfo where there is one, else the JVM's view of free physical memory. */
-    static long availableMemory() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                if (line.startsWith("MemAvailable:")) {
-                    return Long.parseLong(line.replaceAll("\\D", "")) << 10;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no /proc: fall through
-        }
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getFreeMemorySize();
-    }
-
-    private static String gib(long bytes) {
-        return String.format("%.1f", bytes / (double) (1L << 30));
     }
 }
