@@ -1,247 +1,30 @@
 #!/usr/bin/env python3
-"""Charts from JMH JSON: per benchmark method, bars per variant grouped by @Param set.
+"""Charts only: per benchmark method and mode, bars normalized to the baseline variant, B/op and
+other panels, and a line chart over the size param where there is one (PNG and SVG).
 
     python3 scripts/chart.py [RESULT.json ...] [--out results/charts]
 
-Default input: the newest run in results/. Panel 1 is the primary score normalized so the
-baseline variant is 1.0x (higher is better, whatever the unit), with error bars from the
-conservative ratio interval; further panels show B/op (gc.alloc.rate.norm), bytes per entry and
-GC time where the results have them. A size @Param gets a line chart over it (log x). Each chart
-is written as PNG and SVG.
+Default input: the newest run in results/.
 """
 from __future__ import annotations
 
-import argparse
-import io
-import math
 import sys
-from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-import jmhjson as J  # noqa: E402
-
-MODE_NAMES = {"thrpt": "throughput", "avgt": "average time", "sample": "sampled time",
-              "ss": "single-shot time", "all": "all modes"}
-PANELS = [  # secondary metric, axis label
-    (J.ALLOC, "allocated per operation (B/op, lower is better)"),
-    ("bytesPerEntry", "memory per entry (bytes, lower is better)"),
-    (J.GC_TIME, "GC time in the measurement (ms, lower is better)"),
-]
+from hpb import charts, cli, config
+from hpb.model import RESULTS_DIR, load, newest_run
 
 
-def series(groups):
-    """Groups of one benchmark method (or method pair) and mode: one chart each."""
-    out: dict = {}
-    for g in groups:
-        out.setdefault((g.cls, g.name, g.mode), []).append(g)
-    return out
-
-
-def chart_name(cls: str, name: str, mode: str, all_modes) -> str:
-    base = f"{cls.rsplit('.', 1)[-1]}-{name}"
-    return J.slug(base + (f"-{mode}" if len(all_modes) > 1 else ""))
-
-
-def _labels(gs):
-    seen = []
-    for g in gs:
-        for lbl, _ in g.rows:
-            if lbl not in seen:
-                seen.append(lbl)
-    return seen
-
-
-def _varying(gs) -> list:
-    """Param names whose value differs between the groups (the others go in the title)."""
-    keys = []
-    for g in gs:
-        for k in g.params:
-            if k not in keys:
-                keys.append(k)
-    return [k for k in keys if len({g.params.get(k) for g in gs}) > 1]
-
-
-def _fixed(gs, varying) -> str:
-    if not gs:
-        return ""
-    return J.fmt_params({k: v for k, v in gs[0].params.items() if k not in varying})
-
-
-def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
-    """Grouped bars: x = param sets, one bar per label. value_err(group, label) -> (v, lo, hi)|None."""
-    n = len(labels)
-    width = 0.8 / max(n, 1)
-    vals = []
-    for i, lbl in enumerate(labels):
-        xs, ys, elo, ehi = [], [], [], []
-        for x, g in enumerate(gs):
-            got = value_err(g, lbl)
-            if got is None or not math.isfinite(got[0]):
-                continue
-            v, lo, hi = got
-            xs.append(x - 0.4 + width * (i + 0.5))
-            ys.append(v)
-            lo = v if not math.isfinite(lo) else max(min(lo, v), 0)
-            hi = v if math.isnan(hi) else (v * 10 if math.isinf(hi) else max(hi, v))
-            elo.append(v - lo)
-            ehi.append(hi - v)
-        if not xs:
-            continue
-        bars = ax.bar(xs, ys, width * 0.95, yerr=[elo, ehi], capsize=2, label=str(lbl),
-                      error_kw={"elinewidth": 0.8})
-        vals += [y for y in ys if y > 0]
-        if annotate:
-            for b, y in zip(bars, ys):
-                ax.annotate(annotate(y), (b.get_x() + b.get_width() / 2, y), ha="center", va="bottom",
-                            fontsize=7, xytext=(0, 2), textcoords="offset points")
-    if log_if_span and vals and max(vals) / min(vals) > log_if_span:
-        ax.set_yscale("log")
-    ax.set_ylabel(ylabel, fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    return bool(vals)
-
-
-def render(gs, title: str) -> plt.Figure:
-    """One figure for the groups of one benchmark method and mode."""
-    labels = _labels(gs)
-    varying = _varying(gs)
-    has_base = any(g.baseline is not None for g in gs)
-    present = [(m, lbl) for m, lbl in PANELS
-               if any(r.metric(m) is not None and (m != J.GC_TIME or r.metric(m).score > 0)
-                      for g in gs for _, r in g.rows)]
-    npan = 1 + len(present)
-    width = max(6.0, min(18.0, 1.2 + 0.45 * len(gs) * max(len(labels), 1)))
-    fig, axes = plt.subplots(npan, 1, figsize=(width, 2.0 + 2.6 * npan), squeeze=False)
-    axes = [a[0] for a in axes]
-    unit = gs[0].rows[0][1].primary.unit
-
-    if has_base:
-        def primary(g, lbl):
-            b = g.base_result()
-            r = dict(g.rows).get(lbl)
-            if b is None or r is None:
-                return None
-            return J.speedup(r.primary, b.primary)
-        base_names = sorted({str(g.baseline) for g in gs if g.baseline is not None})
-        ylabel = f"vs {', '.join(base_names)} = 1.0x (higher is better)"
-        _bars(axes[0], gs, labels, primary, ylabel, log_if_span=20, annotate=lambda v: f"{J.fmt_num(v)}x")
-        axes[0].axhline(1.0, color="grey", lw=0.8, ls="--")
-    else:
-        def primary(g, lbl):
-            r = dict(g.rows).get(lbl)
-            return None if r is None else (r.primary.score, r.primary.lo, r.primary.hi)
-        better = "higher" if J.higher_is_better(unit) else "lower"
-        _bars(axes[0], gs, labels, primary, f"score ({unit}, {better} is better)", log_if_span=20)
-    for ax, (m, lbl) in zip(axes[1:], present):
-        def sec(g, label, m=m):
-            r = dict(g.rows).get(label)
-            mm = None if r is None else r.metric(m)
-            return None if mm is None else (mm.score, mm.lo, mm.hi)
-        _bars(ax, gs, labels, sec, lbl, log_if_span=100)
-    ticks = [g.params_label(skip=[k for k in g.params if k not in varying]) if varying else "" for g in gs]
-    for ax in axes:
-        ax.set_xticks(range(len(gs)))
-        ax.set_xticklabels(ticks, rotation=30 if len(gs) > 4 else 0, ha="right" if len(gs) > 4 else "center", fontsize=7)
-        ax.set_xlim(-0.6, len(gs) - 0.4)
-    axes[0].legend(fontsize=7, loc="best")
-    fixed = _fixed(gs, varying)
-    fig.suptitle(title + (f"\n{fixed}" if fixed else ""), fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-def render_size(gs, size_param: str, title: str) -> plt.Figure | None:
-    """Primary score over a size @Param (log x): one line per variant and other-param set."""
-    lines: dict = {}
-    for g in gs:
-        if size_param not in g.params:
-            continue
-        try:
-            x = float(g.params[size_param])
-        except ValueError:
-            return None
-        rest = J.fmt_params({k: v for k, v in g.params.items() if k not in (size_param, "seed")})
-        for lbl, r in g.rows:
-            lines.setdefault((str(lbl), rest), []).append((x, r.primary))
-    if not lines or max(len(v) for v in lines.values()) < 2:
-        return None
-    unit = gs[0].rows[0][1].primary.unit
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for (lbl, rest), pts in lines.items():
-        pts.sort(key=lambda p: p[0])
-        xs = [p[0] for p in pts]
-        ys = [J.convert(p[1].score, p[1].unit, unit) for p in pts]
-        err = [J.convert(p[1].error, p[1].unit, unit) if p[1].known else 0 for p in pts]
-        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=2, label=lbl + (f" ({rest})" if rest else ""))
-    ax.set_xscale("log")
-    ys = [J.convert(p[1].score, p[1].unit, unit) for pts in lines.values() for p in pts]
-    if ys and min(ys) > 0 and max(ys) / min(ys) > 20:
-        ax.set_yscale("log")
-    better = "higher" if J.higher_is_better(unit) else "lower"
-    ax.set_xlabel(f"{size_param} (log scale)")
-    ax.set_ylabel(f"{unit} ({better} is better)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-def save(fig, out_dir: Path, name: str) -> list:
-    paths = []
-    for ext in ("png", "svg"):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=ext, dpi=110)
-        p = out_dir / f"{name}.{ext}"
-        J.write_atomic(p, buf.getvalue())
-        paths.append(p)
-    plt.close(fig)
-    return paths
-
-
-def write_charts(results, out_dir, techniques=None) -> list:
-    """Write every chart; returns [(cls, name, mode, kind, png_path)]."""
-    techniques = techniques or {}
-    out_dir = Path(out_dir)
-    groups = J.group_results(results, techniques)
-    made = []
-    ser = series(groups)
-    for (cls, name, mode), gs in ser.items():
-        modes = {m for (c, n, m) in ser if c == cls and n == name}
-        cfg = J.technique_config(techniques, cls)
-        simple = cls.rsplit(".", 1)[-1]
-        kind = "pair" if gs[0].label_kind == "method" else "variants"
-        what = f"{simple}.{name}" + (" and the methods paired with it" if kind == "pair" else "")
-        unit = gs[0].rows[0][1].primary.unit
-        title = f"{cfg.get('title', simple)}\n{what}: {MODE_NAMES.get(mode, mode)} ({unit})"
-        fname = chart_name(cls, name, mode, modes)
-        made.append((cls, name, mode, "bars", save(render(gs, title), out_dir, fname)[0]))
-        size_param = cfg.get("size_param") or ("size" if any("size" in g.params for g in gs) else None)
-        if size_param:
-            fig = render_size(gs, size_param, f"{what}: {MODE_NAMES.get(mode, mode)} over {size_param}")
-            if fig is not None:
-                made.append((cls, name, mode, "size", save(fig, out_dir, f"{fname}-by-{J.slug(size_param)}")[0]))
-    return made
-
-
+@cli.guarded
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="*", help="JMH JSON result files (default: newest in results/)")
-    ap.add_argument("--out", default="results/charts", help="output folder (default results/charts)")
-    ap.add_argument("--techniques", default=str(J.DEFAULT_TECHNIQUES), help="pairing config")
+    ap = cli.Parser(prog="chart.py", description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", help="JMH JSON result files (default: the newest in results/)")
+    ap.add_argument("--out", default=str(RESULTS_DIR / "charts"), help="output folder (default results/charts)")
     a = ap.parse_args(argv)
-    try:
-        files = a.files or [J.newest_run()]
-        results = [r for f in files for r in J.load(f).results]
-        made = write_charts(results, a.out, J.load_config(a.techniques))
-    except J.InputError as e:
-        J.fail(str(e))
-    for m in made:
-        print(m[-1])
+    suite = config.load_suite()
+    files = a.files or [newest_run()]
+    results = [r for f in files for r in load(f).results]
+    for made in charts.write_charts(results, a.out, suite):
+        print(made[-1])
     return 0
 
 

@@ -1,58 +1,53 @@
 #!/usr/bin/env python3
-"""Compare two runs of the suite: per benchmark, the change with its interval.
+"""Compare two runs of the suite: per benchmark, the change with its interval, the allocation
+change, and how each pair's in-run gain moved.
 
     python3 scripts/compare.py OLD.json NEW.json [--out FILE.md]
 
 "change" is how many times better NEW is than OLD (higher is better whatever the unit), with the
-conservative interval from both scores' 99.9% confidence intervals (see jmhjson.ratio). B/op is
-shown as the difference in bytes. Benchmarks in only one file are listed at the end.
+conservative interval from both scores' 99.9% confidence intervals. The verdicts are the gate's
+(hpb.verdicts.judge_regressions); this file only formats them as Markdown.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
-import jmhjson as J
+from hpb import cli, config, verdicts
+from hpb.markdown import fmt_metric, fmt_ratio, table, write_atomic
+from hpb.model import load
+
+WORDS = {"ok": "", "warn": "warn", "regression": "regression", "missing": "missing"}
 
 
-def compare(old: J.Run, new: J.Run) -> str:
-    lines = [f"# {new.path.name} vs {old.path.name}", "",
-             "| benchmark [params] | old | new | change (x better) [interval] | B/op old -> new |",
-             "|---|---|---|---|---|"]
-    omap = {r.key: r for r in old.results}
-    nmap = {r.key: r for r in new.results}
-    only = []
-    for key, n in nmap.items():
-        o = omap.get(key)
-        if o is None:
-            only.append(f"- only in {new.path.name}: {n.benchmark} {n.mode} {n.params}")
-            continue
-        oa, na = o.metric(J.ALLOC), n.metric(J.ALLOC)
-        alloc = f"{J.fmt_num(oa.score)} -> {J.fmt_num(na.score)}" if oa and na else ""
-        p = J.md_cell(J.fmt_params(n.params))
-        lines.append(f"| {n.simple_class}.{n.method} ({n.mode}) [{p}] | {J.fmt_metric(o.primary)} | "
-                     f"{J.fmt_metric(n.primary)} | {J.fmt_ratio(*J.speedup(n.primary, o.primary))} | {alloc} |")
-    only += [f"- only in {old.path.name}: {o.benchmark} {o.mode} {o.params}" for k, o in omap.items() if k not in nmap]
-    env = []
-    if old.jdk != new.jdk:
-        env.append(f"JDK differs: {old.jdk} vs {new.jdk}")
-    if old.cpu and new.cpu and old.cpu != new.cpu:
-        env.append(f"CPU differs: {old.cpu} vs {new.cpu}")
-    return "\n".join(lines + [""] + [f"- {e}" for e in env] + only).rstrip() + "\n"
+def compare(old, new, suite) -> str:
+    vs = verdicts.judge_regressions(old, new, suite, time_warn_only=False, allow_missing=True)
+    alloc = {v.subject: v for v in vs if v.check == "alloc"}
+    rows = [[v.subject, fmt_metric(v.before), fmt_metric(v.after), fmt_ratio(*v.figure),
+             f"{alloc[v.subject].before.score:,.1f} -> {alloc[v.subject].after.score:,.1f}" if v.subject in alloc else "",
+             v.reason] for v in vs if v.check == "time"]
+    ratios = [[v.subject, fmt_ratio(*v.extra["then"]), fmt_ratio(*v.extra["now"]), fmt_ratio(*v.figure),
+               WORDS.get(v.outcome, v.outcome)] for v in vs if v.check == "ratio"]
+    lines = [f"# {new.name} vs {old.name}", ""]
+    lines += table(["benchmark [params]", "old", "new", "change (x better) [interval]", "B/op old -> new", "note"], rows)
+    lines += ["", "## Each pair's gain, old and new", ""]
+    lines += table(["pair [params]", "old gain", "new gain", "new / old [interval]", "verdict"], ratios)
+    rest = [f"- {v.subject}: {v.reason}" for v in vs if v.check in ("only", "missing")]
+    diffs = sorted({v.extra["env"] for v in vs if v.check == "time" and v.extra.get("env")})
+    rest += [f"- environments differ: {d}" for d in diffs]
+    return "\n".join(lines + ([""] + rest if rest else [])).rstrip() + "\n"
 
 
+@cli.guarded
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = cli.Parser(prog="compare.py", description=__doc__.splitlines()[0])
     ap.add_argument("old")
     ap.add_argument("new")
     ap.add_argument("--out", help="write Markdown here (atomically) instead of stdout")
     a = ap.parse_args(argv)
-    try:
-        text = compare(J.load(a.old), J.load(a.new))
-    except J.InputError as e:
-        J.fail(str(e))
+    suite = config.load_suite()
+    text = compare(load(a.old), load(a.new), suite)
     if a.out:
-        J.write_atomic(a.out, text)
+        write_atomic(a.out, text)
         print(a.out)
     else:
         sys.stdout.write(text)

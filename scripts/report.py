@@ -1,302 +1,352 @@
 #!/usr/bin/env python3
-"""Write results/REPORT.md and the charts from JMH JSON; optionally refresh README's figures.
+"""Write results/REPORT.md, results/cited.json and the charts; optionally refresh the README's
+generated blocks and the technique notes in docs/.
 
     python3 scripts/report.py [RESULT.json ...] [--out results/REPORT.md] [--charts results/charts]
-                              [--readme README.md] [--no-charts]
+                              [--cited results/cited.json] [--readme README.md] [--docs docs] [--no-charts]
 
-Default input: the newest run in results/. --readme rewrites the block between
-<!-- figures:start --> and <!-- figures:end --> in that file (atomically), so the README's
-figures table always comes from this code.
+Default input: every run in results/; only full runs (no option that changes forks, iterations,
+times or params) of each technique's current code are pooled, per JDK and JVM options. Files named
+on the command line are taken as given. Every judgement comes from hpb.verdicts; this file formats.
 """
 from __future__ import annotations
 
-import argparse
-import math
+import json
 import os
 import sys
 from pathlib import Path
 
-import jmhjson as J
+from hpb import charts as charts_lib
+from hpb import cli, config, evidence, verdicts
+from hpb.markdown import cell, fmt_metric, fmt_num, fmt_params, fmt_ratio, table, write_atomic
+from hpb.model import ALLOC, REPO, RESULTS_DIR, load, result_files
+from hpb.select import by_class, group_results
+from hpb.stats import speedup
 
-START, END = "<!-- figures:start -->", "<!-- figures:end -->"
+PUBLISHED_WORDS = {"agrees": "agrees", "higher": "does not agree (measured higher)",
+                   "lower": "does not agree (measured lower)", "too_wide": "inconclusive (interval too wide)",
+                   "inconclusive": "inconclusive", "not_run": "not run"}
+TARGET_WORDS = {"pass": "met", "fail": "missed", "inconclusive": "inconclusive", "warn": "not run", "not_run": "not run"}
+ENV_WORDS = {"grew": "the gain grew", "shrank": "the gain shrank", "held": "held", "unsettled": "unsettled (interval too wide)"}
 
 
-def _rel(path: Path, start: Path) -> str:
+def rel(path, start) -> str:
     return Path(os.path.relpath(Path(path).resolve(), Path(start).resolve())).as_posix()
 
 
-def environment(runs) -> list:
-    lines = ["## Environment", ""]
+def env_name(env, base=None) -> str:
+    """'JDK 17.0.15' or 'JDK 25.0.1 +-XX:+UseZGC' (the options that differ from the reference)."""
+    extra = [a for a in env.jvm_args if base is None or a not in base.jvm_args]
+    gone = [a for a in (base.jvm_args if base is not None else ()) if a not in env.jvm_args]
+    s = f"JDK {env.jdk}"
+    if base is not None and (extra or gone):
+        s += " " + " ".join([f"+{a}" for a in extra] + [f"without {a}" for a in gone])
+    return s
+
+
+# ---------------------------------------------------------------- sections
+
+def runs_section(runs, require_full) -> list:
+    rows = []
     for run in runs:
-        p = run.provenance or {}
-        lines.append(f"- **{run.path.name}**")
-        if not p:
-            lines.append(f"  - no provenance file beside it; JDK from the results: {run.jdk or 'unknown'}")
-            continue
-        g, j, h, m = p.get("git") or {}, p.get("jdk") or {}, p.get("host") or {}, p.get("jmh") or {}
-        lines.append(f"  - status {p.get('status', '?')}, started {p.get('startedUtc', '?')}, "
-                     f"{p.get('durationSeconds', '?')} s")
-        lines.append(f"  - git {str(g.get('commit', '?'))[:12]}{' (dirty)' if g.get('dirty') else ''}"
-                     f" on {g.get('branch', '?')}")
-        lines.append(f"  - JDK {j.get('vendor', '')} {j.get('runtimeVersion') or j.get('version', '?')}, {j.get('vmName', '')}")
-        mem = h.get("memTotalBytes")
-        mem = f"{mem / 2**30:.1f} GiB" if isinstance(mem, (int, float)) else "?"
-        lines.append(f"  - host {h.get('cpuModel', '?')}, {h.get('availableProcessors', '?')} CPUs, {mem}, "
-                     f"{h.get('os', '?')} {h.get('arch', '')}")
-        lines.append(f"  - JMH {m.get('version', '?')} `{' '.join(m.get('arguments') or [])}`")
-    return lines + [""]
+        full, why = evidence.full_run(run)
+        h = (run.provenance or {}).get("host") or {}
+        machine = (f"{run.host} " if run.host and not run.host.startswith("cpu:") else "") + (run.cpu or "not recorded")
+        rows.append([run.name, run.commit[:7] + (" (dirty)" if run.dirty else "") if run.commit else "not recorded",
+                     run.jdk, machine, "yes" if full else f"no: {why}",
+                     ", ".join(sorted({r.simple_class for r in run.results}))])
+        del h
+    head = "Every run read for this report. " + (
+        "Only full runs (each benchmark with its class's own settings; selecting benchmarks, the JDK or JVM "
+        "options is allowed) are pooled." if require_full else "The files were named on the command line and are taken as given.")
+    return ["## Runs", "", head, ""] + table(["run", "commit", "JDK (from the results)", "machine", "full run", "benchmarks"], rows) + [""]
 
 
-def secondary_text(r: J.Result, skip=(J.ALLOC,)) -> str:
-    parts = []
-    for k in sorted(r.secondary):
-        if k in skip or k.startswith("p0.") or k.startswith("p1."):
-            continue
-        parts.append(f"{k} {J.fmt_metric(r.secondary[k])}")
-    return "; ".join(parts)
+def figure_text(v) -> str:
+    return fmt_ratio(*v.figure)
 
 
-def technique_table(gs) -> list:
-    rows = ["| params | variant | score | vs baseline [interval] | B/op | other metrics |",
-            "|---|---|---|---|---|---|"]
-    for g in gs:
-        b = g.base_result()
-        for lbl, r in g.rows:
-            if b is None or r is b:
-                vs = "baseline" if r is b else ""
-            else:
-                vs = J.fmt_ratio(*J.speedup(r.primary, b.primary))
-            alloc = r.metric(J.ALLOC)
-            rows.append(f"| {J.md_cell(g.params_label())} | {lbl}{' (baseline)' if r is b else ''} | {J.fmt_metric(r.primary)} "
-                        f"| {vs} | {J.fmt_metric(alloc) if alloc else ''} | {secondary_text(r)} |")
-    return rows
+def cited_section(evs) -> list:
+    lines = ["## Figures to cite", "",
+             "Each figure is pooled over every full run of the technique's current benchmark code in one "
+             "environment (JDK and JVM options; runs on different JDKs or options are compared below, never "
+             "pooled). The figure to cite is the geometric mean of the runs' ratios with the **run envelope**: "
+             "from the lowest pessimistic end to the highest optimistic end of the runs' own intervals "
+             "(`hpb/stats.py`). It covers the spread between the runs and machines seen so far and grows "
+             "when a run disagrees; with a single run it covers only the error within that run, and the "
+             "last column says so. Ratios read \"how many times better\" (higher is better) unless the "
+             "figure says after / before.", ""]
+    for ev in evs:
+        t = ev.technique
+        lines += [f"### {t.title}", ""]
+        if ev.stale:
+            lines += ["_No full run of the current code of this technique exists yet: these figures are from "
+                      "its newest measured code, which has changed since. Rerun `mvn jmh:run` before citing them._", ""]
+        rows = []
+        for p in ev.pools:
+            for v in ev.cited[id(p)]:
+                per = "; ".join(f"{fmt_ratio(*f)} ({name})" for name, f, _, _ in v.extra["runs"])
+                rows.append([v.subject, env_name(p.env, ev.reference.env if p is not ev.reference else None),
+                             f"**{figure_text(v)}**", per, v.reason])
+        lines += table(["figure", "environment", "cite [interval]", "each run", "what the interval covers"], rows) + [""]
+    return lines
 
 
-def _amdahl(speedup: float, share: float) -> float:
-    if not math.isfinite(speedup):
-        return 1 / (1 - share) if math.isinf(speedup) else speedup
-    if speedup <= 0:
-        return 0.0
-    return 1 / ((1 - share) + share / speedup)
+def environments_section(evs) -> list:
+    rows = []
+    for ev in evs:
+        for p, comps in ev.comparisons:
+            for v in comps:
+                b, a = v.extra["before"], v.extra["after"]
+                rows.append([ev.technique.title.split(":")[0], b.subject, env_name(ev.reference.env),
+                             figure_text(b), env_name(p.env, ev.reference.env), figure_text(a),
+                             fmt_ratio(*v.figure), f"{ENV_WORDS[v.outcome]} ({v.reason})"])
+    lines = ["## JDK 17 against other JDKs and JVM options", "",
+             "Each cited figure on the reference JDK beside the same figure in another environment, and the "
+             "ratio of the two (> 1: the gain grew there), with the conservative interval of that ratio. "
+             "\"held\" means the whole interval lies within the pair's tolerance of 1 (the same tolerance the "
+             "gate allows between runs); \"unsettled\" means it is too wide to say.", ""]
+    if not rows:
+        return lines + ["_Only one environment has full runs of the current code._", ""]
+    return lines + table(["technique", "figure", "reference", "gain", "environment", "gain there",
+                          "there / reference [interval]", "verdict"], rows) + [""]
 
 
-def published_rows(results, techniques: dict) -> list:
-    """Each published claim with the measured figure, a verdict and why (verdict from numbers)."""
-    out = []
-    for c in techniques.get("published", []):
-        m = c["measure"]
-        metric = m.get("metric", "primary")
-        after = J.select(results, {**m["after"], "metric": metric})
-        before = J.select(results, {**m["before"], "metric": metric})
-        pub, tol = float(c["published"]), float(c.get("tolerance", 1.5))
-        row = {"id": c["id"], "claim": c["claim"], "published": pub, "measured": "not run",
-               "verdict": "not run", "why": "The benchmarks for this claim are not in these results."}
-        if after and before:
-            a = J.geomean_metric([r.metric(metric) for r in after])
-            b = J.geomean_metric([r.metric(metric) for r in before])
-            if m.get("kind") == "speedup":
-                v, lo, hi = J.speedup(a, b)
-            else:
-                v, lo, hi = J.ratio(a, b)
-            measured = J.fmt_ratio(v, lo, hi)
-            share = c.get("cpu_share")
-            if share:
-                v, lo, hi = (_amdahl(x, share) for x in (v, lo, hi))
-                measured += f"; end to end at {share:.0%} CPU: {J.fmt_ratio(v, lo, hi)}"
-            measured += f" (n={len(after)}+{len(before)})"
-            band = (pub / tol, pub * tol)
-            if not (math.isfinite(lo) or math.isinf(lo)) or math.isnan(hi) or math.isnan(v):
-                outcome = "inconclusive"
-            elif hi < band[0]:
-                outcome = "lower"
-            elif lo > band[1]:
-                outcome = "higher"
-            elif not band[0] <= v <= band[1] or lo < band[0] / tol or hi > band[1] * tol:
-                # Overlap alone would let a noisy interval "agree" with anything: an interval that
-                # reaches past the band widened once more by the tolerance (e.g. down to 1x, no
-                # gain, for a claimed 1.5x) neither confirms nor refutes the claim.
-                outcome = "too wide"
-            else:
-                outcome = "agrees"
-            verdict = {"agrees": "agrees", "inconclusive": "inconclusive"}.get(
-                outcome, f"does not agree (measured {outcome})")
-            why = (c.get("why") or {}).get(outcome, "")
-            if outcome == "too wide":
-                verdict = "inconclusive (interval too wide)"
-                why = ("The interval overlaps the published band but is too wide to confirm it (point "
-                       f"{J.fmt_num(v)}x); rerun with more forks or iterations on a quiet machine.")
-                side = "lower" if v < band[0] else "higher" if v > band[1] else None
-                if side and (c.get("why") or {}).get(side):
-                    why += f" The point lies {side} than the band: {c['why'][side]}"
-            row.update(measured=measured, verdict=verdict, why=why,
-                       band=f"{J.fmt_num(band[0])}..{J.fmt_num(band[1])}")
-        out.append(row)
-    return out
+def readiness_section(suite, readiness: list) -> list:
+    lines = ["## Ready for the next JDK", ""]
+    if not readiness:
+        return lines + ["_No readiness run in results/ (`python3 scripts/readiness.py` after `mvn -P readiness test`)._", ""]
+    for rd in readiness:
+        lines += [f"Each variant's equivalence tests, run on JDK {rd['jdk']} with `{rd['option']}` "
+                  f"(`{rd['file']}`, commit {str(rd.get('commit', '?'))[:7]}): \"works\" means every test of that "
+                  "variant passed there; a failure shows its first line.", ""]
+        rows = []
+        for t in suite.techniques:
+            got = rd["techniques"].get(t.test)
+            if not got:
+                continue
+            for name, info in got["variants"].items():
+                rows.append([t.title.split(":")[0], name, "works" if info["works"] else "fails",
+                             "; ".join(info.get("failures", []))[:300]])
+            for other in got.get("other", []):
+                rows.append([t.title.split(":")[0], other["test"], "works" if other["works"] else "fails",
+                             other.get("message", "")[:300]])
+        lines += table(["technique", "variant (or test)", f"JDK {rd['jdk']}, {rd['option']}", "first failure"], rows) + [""]
+    return lines
 
 
-def published_table(results, techniques) -> list:
-    lines = ["## Published vs measured", "",
-             "Measured = geometric mean over the selected param sets, with the conservative interval. "
-             "A claim agrees when the point estimate lies in the published figure widened by its tolerance "
-             "(the band) and the whole interval lies within the band widened once more by the tolerance; "
-             "an interval wholly outside the band does not agree; anything else is inconclusive. Ratios > 1 in a speed-up row mean the 'after' side is faster.", "",
-             "| claim | published | band | measured [interval] | verdict | why |", "|---|---|---|---|---|---|"]
-    for r in published_rows(results, techniques):
-        lines.append(f"| {r['claim']} | {J.fmt_num(r['published'])}x | {r.get('band', '')} | {r['measured']} "
-                     f"| {r['verdict']} | {r['why']} |")
-    return lines + [""]
+def published_section(evs) -> list:
+    rows = []
+    for ev in evs:
+        for v in ev.published:
+            band = v.extra.get("band")
+            measured = "not run"
+            if v.figure is not None:
+                measured = fmt_ratio(*v.figure)
+                if v.extra.get("share"):
+                    measured += f"; end to end at {v.extra['share']:.0%} CPU: {fmt_ratio(*v.extra['end_to_end'])}"
+                measured += f" ({v.extra['runs']} run{'s' if v.extra['runs'] != 1 else ''})"
+            rows.append([v.subject, f"{fmt_num(v.bar)}x", f"{fmt_num(band[0])}..{fmt_num(band[1])}" if band else "",
+                         measured, PUBLISHED_WORDS[v.outcome], v.reason])
+    return (["## Published vs measured", "",
+             "Our figure (geometric mean over the selected configurations, pooled over the runs of the reference "
+             "environment) against each write-up's claim. It agrees when its point lies in the published figure "
+             "widened by the claim's tolerance (the band) and its whole interval within the band widened once "
+             "more; it does not agree when the interval lies wholly outside the band; anything else is "
+             "inconclusive. Claims about a whole service are compared through Amdahl's law, with the CPU share "
+             "the write-up reports.", ""]
+            + table(["claim", "published", "band", "measured [interval]", "verdict", "why"], rows) + [""])
 
 
-TARGET_VERDICTS = {"PASS": "met", "FAIL": "missed", "INCONCLUSIVE": "inconclusive", "WARN": "not run",
-                   "NOT RUN": "not run"}
+def targets_section(evs) -> list:
+    rows = []
+    for ev in evs:
+        for v in ev.claims:
+            word = TARGET_WORDS.get(v.outcome, v.outcome)
+            if word == "missed" and v.point_clears:
+                word = "not established (point clears the bar, interval does not)"
+            why = " ".join(x for x in (v.reason + ".", v.extra.get("why", "") if word != "met" else "") if x)
+            rows.append([v.subject, "yes" if v.enforced else "no", fmt_params(v.params),
+                         fmt_metric(v.before), fmt_metric(v.after), fmt_ratio(*v.figure) if v.figure else "",
+                         word, why])
+    return (["## Targets", "",
+             "The goals set for each technique (its file under `scripts/techniques/`), judged on the newest full "
+             "run of the reference environment by the same code the CI gate runs: a goal is met only when the "
+             "pessimistic end of its interval clears the bar (the point score where the note says so), or, for "
+             "\"no difference within +/-X%\", when the whole interval lies inside [1/(1+X), 1+X]. \"CI\" "
+             "rows are enforced by the gate on every submission.", ""]
+            + table(["goal", "CI", "params", "baseline", "variant", "ratio [interval]", "verdict", "why"], rows) + [""])
 
 
-def targets_table(results, claims_cfg, techniques) -> list:
-    """The CI claims and the issues' other targets, judged by the gate's own code on these results."""
-    import gate
-    lines = ["## Targets", "",
-             "The goals set for each technique, judged by `scripts/gate.py` on these results: a goal is met "
-             "only when the pessimistic end of its interval clears the bar (or the point score, where the "
-             "note says so). \"CI\" rows are the claims the CI gate enforces; the others are tracked here, "
-             "with the reason a goal is missed or unsettled.", "",
-             "| goal | CI | params | baseline | variant | ratio [interval] | verdict | why |",
-             "|---|---|---|---|---|---|---|---|"]
-    det = claims_cfg.get("deterministic_metrics", [J.ALLOC])
-    for enforced, key in ((True, "claims"), (False, "targets")):
-        for c in claims_cfg.get(key, []):
-            rows = gate.check_claims(results, {"claims": [c], "deterministic_metrics": det}, techniques,
-                                     allow_missing=True)
-            for r in rows:
-                verdict = TARGET_VERDICTS.get(r["verdict"], r["verdict"].lower())
-                if verdict == "missed" and r.get("point_clears"):
-                    verdict = "not established (point clears the bar, interval does not)"
-                why = " ".join(x for x in (r["note"] + ".", c.get("why", "") if verdict != "met" else "") if x)
-                lines.append(f"| {J.md_cell(r['name'])} | {'yes' if enforced else 'no'} | {J.md_cell(r['params'])} "
-                             f"| {r['baseline']} | {r['current']} | {r['change']} | {verdict} | {J.md_cell(why)} |")
-    return lines + [""]
+def secondary_text(r, skip=(ALLOC,)) -> str:
+    return "; ".join(f"{k} {fmt_metric(r.secondary[k])}" for k in sorted(r.secondary)
+                     if k not in skip and not k.startswith(("p0.", "p1.")))
 
 
-def build_report(runs, results, techniques, charts, report_path: Path, claims_cfg=None) -> str:
+def results_section(ev, suite, made, report_dir) -> list:
+    t = ev.technique
+    run, results = ev.newest
+    lines = [f"## {t.title}", "", f"`{t.benchmark}`, run `{run.name}` ({env_name(ev.reference.env)})", ""]
+    groups = [g for g in group_results(results, suite)]
+    by_name: dict = {}
+    for g in groups:
+        by_name.setdefault((g.name, g.mode, g.label_kind), []).append(g)
+    for (name, mode, kind), sub in by_name.items():
+        lines += [f"### {name}" + (" and paired methods" if kind == "method" else "") + f" ({mode})", ""]
+        rows = []
+        for g in sub:
+            b = g.base_result()
+            for lbl, r in g.rows:
+                vs = "baseline" if r is b else (fmt_ratio(*speedup(r.primary, b.primary)) if b is not None else "")
+                alloc = r.metric(ALLOC)
+                rows.append([fmt_params(g.params) or "(no params)", lbl, fmt_metric(r.primary), vs,
+                             fmt_metric(alloc) if alloc else "", secondary_text(r)])
+        lines += table(["params", "variant", "score", "vs baseline [interval]", "B/op", "other metrics"], rows) + [""]
+        for (c, n, m, k, png) in made:
+            if c == t.benchmark and n == name and m == mode:
+                lines.append(f"![{t.simple_class}.{n} {k}]({rel(png, report_dir)})")
+        lines.append("")
+    return lines
+
+
+def build_report(runs, evs, suite, readiness, made, report_path: Path, require_full) -> str:
     lines = ["# hotpath-bench results", "",
-             "Generated by `scripts/report.py` from " + ", ".join(f"`{r.path.name}`" for r in runs) + ".",
-             "Scores are JMH's with their 99.9% confidence half-width. \"vs baseline\" is how many times "
-             "better than the baseline variant (higher is better for every unit), with the conservative "
-             "interval [pessimistic, optimistic] from both scores' confidence intervals; n/a means JMH "
-             "gave no interval (a single measurement iteration).", ""]
-    lines += environment(runs)
-    lines += published_table(results, techniques)
-    if claims_cfg:
-        lines += targets_table(results, claims_cfg, techniques)
-    groups = J.group_results(results, techniques)
-    for cls, gs in J.by_class(groups).items():
-        cfg = J.technique_config(techniques, cls)
-        lines += [f"## {cfg.get('title', cls.rsplit('.', 1)[-1])}", "", f"`{cls}`", ""]
-        by_name: dict = {}
-        for g in gs:
-            by_name.setdefault((g.name, g.mode, g.label_kind), []).append(g)
-        for (name, mode, kind), sub in by_name.items():
-            head = f"{name}" + (" and paired methods" if kind == "method" else "")
-            lines += [f"### {head} ({mode})", ""]
-            lines += technique_table(sub)
-            lines.append("")
-            for (c, n, m, k, png) in charts:
-                if c == cls and n == name and m == mode:
-                    lines.append(f"![{c.rsplit('.', 1)[-1]}.{n} {k}]({_rel(png, report_path.parent)})")
-            lines.append("")
+             "Generated by `python3 scripts/report.py` from the runs listed below; do not edit by hand. "
+             "Scores are JMH's with their 99.9% confidence half-width. A ratio is how many times better the "
+             "variant is than what it is compared with (higher is better whatever the unit), with the "
+             "conservative interval [pessimistic, optimistic] built from both scores' intervals "
+             "(`[lo_a/hi_b, hi_a/lo_b]`); n/a means JMH gave no interval (one measurement iteration).", ""]
+    lines += runs_section(runs, require_full)
+    lines += cited_section(evs)
+    lines += environments_section(evs)
+    lines += readiness_section(suite, readiness)
+    lines += published_section(evs)
+    lines += targets_section(evs)
+    for ev in evs:
+        lines += results_section(ev, suite, made, report_path.parent)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _headline(g, r, selectors) -> bool:
-    """Whether a README selector (techniques.json "readme": method, params, variants) picks this row;
-    a technique without selectors shows every row."""
-    if not selectors:
-        return True
-    for sel in selectors:
-        if sel.get("method") and sel["method"] != g.name:
+def cited_records(evs) -> list:
+    out = []
+    for ev in evs:
+        for p in ev.pools:
+            for v in ev.cited[id(p)]:
+                out.append({"id": v.id, "technique": ev.technique.id, "label": v.subject, "params": v.params,
+                            "env": {"jdk": p.env.jdk, "jdk_major": p.env.jdk_major, "vm": p.env.vm,
+                                    "jvm_args": list(p.env.jvm_args)},
+                            "reference": p is ev.reference,
+                            "value": finite(v.figure.value), "lo": finite(v.figure.lo), "hi": finite(v.figure.hi),
+                            "covers": v.reason,
+                            "runs": [name for name, *_ in v.extra["runs"]], "machines": v.extra["machines"],
+                            "code": p.code, "stale": ev.stale})
+    return out
+
+
+def finite(x):
+    """A number for JSON: null when unknown, "inf" for an unbounded end."""
+    if x != x:
+        return None
+    return "inf" if x == float("inf") else x
+
+
+def load_readiness(results_dir: Path) -> list:
+    out = []
+    for f in sorted(Path(results_dir).glob("readiness-*.json")):
+        try:
+            d = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise cli.InputError(f"{f}: not valid JSON ({e.__class__.__name__})")
+        if not isinstance(d, dict) or not isinstance(d.get("techniques"), dict):
+            raise cli.InputError(f"{f}: not a readiness file (no 'techniques')")
+        d["file"] = f.name
+        out.append(d)
+    return out
+
+
+# ---------------------------------------------------------------- README and docs blocks
+
+def answers_block(evs, readme: Path) -> list:
+    """One row per technique: the figure to cite, how it sets against the write-up, and the pick."""
+    rows = []
+    for ev in evs:
+        t = ev.technique
+        if not t.answer:
             continue
-        if sel.get("variants") and r not in [x for lbl, x in g.rows if lbl in sel["variants"]]:
-            continue
-        if J.param_matches(g.params, sel.get("params"), [g.params]):
-            return True
-    return False
+        ref = ev.reference
+        v = next((x for x in ev.cited[id(ref)] if x.id == t.answer["cite"]), None)
+        figure = f"{v.subject}: **{figure_text(v)}** ({env_name(ref.env)}; {v.reason.split(':')[0]})" if v else "not measured yet"
+        pubs = [p for p in ev.published if p.outcome != "not_run"]
+        against = "; ".join(f"{p.id}: {PUBLISHED_WORDS[p.outcome]}" for p in pubs) or "no published figure to compare"
+        note = rel(REPO / t.note, readme.parent)
+        rows.append([f"[{t.title}]({note})", figure, against, t.answer["pick"]])
+    return ["_Generated by `python3 scripts/report.py --readme README.md` from the runs in `results/`; do not edit by hand._", ""] + \
+        table(["technique", "figure to cite", "against the write-up", "which to pick"], rows)
 
 
-def figures_block(results, techniques, charts, readme: Path) -> str:
-    """The README's figures: per technique, the headline rows (techniques.json "readme") and the charts."""
-    lines = [START, "", "_Generated by `python3 scripts/report.py --readme README.md`; do not edit by hand. "
-             "Every configuration, variant and metric is in [results/REPORT.md](results/REPORT.md)._", "",
-             "| technique | benchmark | params | before | after | after vs before [interval] | B/op before -> after |",
-             "|---|---|---|---|---|---|---|"]
-    groups = J.group_results(results, techniques)
-    for cls, gs in J.by_class(groups).items():
-        cfg = J.technique_config(techniques, cls)
-        title = cfg.get("title", cls.rsplit(".", 1)[-1])
-        for g in gs:
-            b = g.base_result()
-            if b is None:
-                continue
-            for lbl, r in g.rows:
-                if r is b or not _headline(g, r, cfg.get("readme")):
-                    continue
-                ab, ar = b.metric(J.ALLOC), r.metric(J.ALLOC)
-                alloc = f"{J.fmt_num(ab.score)} -> {J.fmt_num(ar.score)}" if ab and ar else ""
-                params = J.md_cell(J.fmt_params({k: v for k, v in g.params.items() if k != "seed"}))
-                lines.append(f"| {title} | {g.simple_class}.{g.name} ({g.mode}) | {params} "
-                             f"| {g.baseline}: {J.fmt_metric(b.primary)} | {lbl}: {J.fmt_metric(r.primary)} "
-                             f"| {J.fmt_ratio(*J.speedup(r.primary, b.primary))} | {alloc} |")
-    lines += ["", "Where the write-ups' figures hold (the reasons are in REPORT.md's \"Published vs measured\"):", "",
-              "| published claim | published | measured [interval] | verdict |", "|---|---|---|---|"]
-    for p in published_rows(results, techniques):
-        lines.append(f"| {J.md_cell(p['claim'])} | {J.fmt_num(p['published'])}x | {J.md_cell(p['measured'])} | {p['verdict']} |")
-    if charts:
-        # Two charts a row; each is normalized so the "before" variant is 1.0x, with error bars.
-        cells = [f"![{c.rsplit('.', 1)[-1]}.{n} ({m}, {k})]({_rel(png, readme.parent)})" for (c, n, m, k, png) in charts]
-        cells += [""] * (len(cells) % 2)
-        lines += ["", "| | |", "|---|---|"]
-        lines += [f"| {cells[i]} | {cells[i + 1]} |" for i in range(0, len(cells), 2)]
-    lines += ["", END]
-    return "\n".join(lines)
+def figures_block(evs, made, readme: Path) -> list:
+    rows = []
+    for ev in evs:
+        for p in ev.pools:
+            for v in ev.cited[id(p)]:
+                rows.append([ev.technique.title.split(":")[0], v.subject,
+                             env_name(p.env, ev.reference.env if p is not ev.reference else None),
+                             f"**{figure_text(v)}**", v.reason])
+    lines = ["_Generated by `python3 scripts/report.py --readme README.md`; do not edit by hand. Every "
+             "configuration, variant and metric is in [results/REPORT.md](results/REPORT.md)._", ""]
+    lines += table(["technique", "figure", "environment", "cite [interval]", "what the interval covers"], rows)
+    return lines
 
 
-def rewrite_readme(readme: Path, block: str) -> None:
-    if not readme.is_file():
-        raise J.InputError(f"{readme}: no such file")
-    text = readme.read_text(encoding="utf-8")
-    i, j = text.find(START), text.find(END)
+def replace_block(path: Path, name: str, body: str) -> None:
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    if not path.is_file():
+        raise cli.InputError(f"{path}: no such file")
+    text = path.read_text(encoding="utf-8")
+    i, j = text.find(start), text.find(end)
     if i < 0 or j < i:
-        raise J.InputError(f"{readme}: no '{START}' ... '{END}' block to rewrite")
-    J.write_atomic(readme, text[:i] + block + text[j + len(END):])
+        raise cli.InputError(f"{path}: no '{start}' ... '{end}' block to rewrite")
+    write_atomic(path, text[:i] + start + "\n" + body.rstrip() + "\n" + end + text[j + len(end):])
 
 
+@cli.guarded
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="*", help="JMH JSON result files (default: newest in results/)")
-    ap.add_argument("--out", default="results/REPORT.md")
-    ap.add_argument("--charts", default="results/charts", help="chart folder")
+    ap = cli.Parser(prog="report.py", description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", help="JMH JSON result files (default: every run in results/)")
+    ap.add_argument("--out", default=str(RESULTS_DIR / "REPORT.md"))
+    ap.add_argument("--charts", default=str(RESULTS_DIR / "charts"), help="chart folder")
+    ap.add_argument("--cited", help="where to write the cited figures as JSON (default: beside --out, cited.json)")
     ap.add_argument("--no-charts", action="store_true")
-    ap.add_argument("--readme", help="rewrite the figures block of this README")
-    ap.add_argument("--techniques", default=str(J.DEFAULT_TECHNIQUES))
-    ap.add_argument("--claims", default=str(J.DEFAULT_CLAIMS), help="CI claims and targets shown in the report")
+    ap.add_argument("--readme", help="rewrite the generated blocks of this README")
+    ap.add_argument("--docs", help="rewrite the generated blocks of the technique notes in this folder")
     a = ap.parse_args(argv)
-    try:
-        techniques = J.load_config(a.techniques)
-        claims_cfg = J.load_config(a.claims)
-        files = a.files or [J.newest_run()]
-        runs = [J.load(f) for f in files]
-        results = [r for run in runs for r in run.results]
-        charts = []
-        if not a.no_charts:
-            import chart
-            charts = chart.write_charts(results, a.charts, techniques)
-        out = Path(a.out)
-        J.write_atomic(out, build_report(runs, results, techniques, charts, out, claims_cfg))
-        print(out)
-        if a.readme:
-            readme = Path(a.readme)
-            rewrite_readme(readme, figures_block(results, techniques, charts, readme))
-            print(readme)
-    except J.InputError as e:
-        J.fail(str(e))
+    suite = config.load_suite()
+    require_full = not a.files
+    files = a.files or result_files()
+    if not files:
+        raise cli.InputError(f"{RESULTS_DIR}: no JMH result files (run `mvn jmh:run` first or name a file)")
+    runs = [load(f) for f in files]
+    for run in runs:
+        verdicts.check_units(run.results, suite)
+    evs = verdicts.assemble(runs, suite, require_full)
+    if not evs:
+        raise cli.InputError("no full run of any technique in " + (", ".join(map(str, files)) if a.files else str(RESULTS_DIR)))
+    out = Path(a.out)
+    made = []
+    if not a.no_charts:
+        results = [r for ev in evs for r in ev.newest[1]]
+        made = charts_lib.write_charts(results, a.charts, suite)
+    readiness = load_readiness(RESULTS_DIR)
+    write_atomic(out, build_report(runs, evs, suite, readiness, made, out, require_full))
+    print(out)
+    cited = Path(a.cited) if a.cited else out.with_name("cited.json")
+    write_atomic(cited, json.dumps(cited_records(evs), indent=1, allow_nan=False) + "\n")
+    print(cited)
+    if a.readme:
+        readme = Path(a.readme)
+        replace_block(readme, "answers", "\n".join(answers_block(evs, readme)))
+        replace_block(readme, "figures", "\n".join(figures_block(evs, made, readme)))
+        print(readme)
     return 0
 
 

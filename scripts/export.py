@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Export a run for the benchmark trackers teams already use.
+
+    python3 scripts/export.py RUN.json [MORE.json ...] --format bencher [--out FILE]
+    python3 scripts/export.py RUN.json [MORE.json ...] --format github-action-benchmark --out DIR
+
+bencher: Bencher Metric Format (BMF), one JSON object: benchmark name -> measure -> {value,
+lower_value, upper_value}. Throughputs go to Bencher's built-in `throughput` measure in ops/s, times
+per operation to its built-in `latency` measure in ns, allocation to `alloc-bytes-per-op`, and each
+technique's own metrics (bytes per entry, ...) to a measure named after the metric. Intervals are
+JMH's 99.9% interval, left out where JMH gave none (one measurement iteration), so a quick run
+loads too.
+
+github-action-benchmark: two files for its custom tools, since that action takes one direction per
+file: DIR/bigger-is-better.json (tool customBiggerIsBetter: throughputs and higher-is-better
+metrics) and DIR/smaller-is-better.json (tool customSmallerIsBetter: times, B/op, footprints), each
+a JSON array of {name, unit, value, range, extra}.
+
+Every benchmark's name carries its params (and its mode and thread count), so no two results of a
+run share a name; the JSON's own environment goes into `extra`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+from hpb import cli, config
+from hpb.markdown import fmt_num, write_atomic
+from hpb.model import ALLOC, InputError, convert, load_many, unit_kind
+
+BENCHER_THROUGHPUT, BENCHER_LATENCY, BENCHER_ALLOC = "throughput", "latency", "alloc-bytes-per-op"
+
+
+def bench_name(r) -> str:
+    params = ",".join(f"{k}={v}" for k, v in sorted(r.params.items()))
+    threads = f",threads={r.threads}" if r.threads != 1 else ""
+    return f"{r.simple_class}.{r.method}({r.mode}{threads})" + (f"[{params}]" if params else "")
+
+
+def kebab(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", name).lower()).strip("-")[:64]
+
+
+def metrics_of(r, suite) -> list:
+    """[(metric name, Metric, higher is better)] exported for a result: the primary score, B/op,
+    and the technique's own declared metrics."""
+    t = suite.technique(r.cls)
+    out = [("primary", r.primary, unit_kind(r.primary.unit)[0] == "rate")]
+    if r.metric(ALLOC) is not None:
+        out.append((ALLOC, r.metric(ALLOC), False))
+    for name, info in (t.metrics.items() if t else []):
+        m = r.secondary.get(name)
+        if m is not None:
+            out.append((name, m, info["better"] == "higher"))
+    return out
+
+
+def _ends(m, factor=1.0):
+    if not m.known:
+        return {}
+    return {"lower_value": max(m.lo, 0.0) * factor, "upper_value": m.hi * factor}
+
+
+def bencher(results, suite) -> dict:
+    out: dict = {}
+    for r in results:
+        name = bench_name(r)
+        if name in out:
+            raise InputError(f"{r.source}: two results are named {name}")
+        measures = {}
+        for metric, m, _ in metrics_of(r, suite):
+            if metric == "primary":
+                kind = unit_kind(m.unit)[0]
+                slug, target = (BENCHER_THROUGHPUT, "ops/s") if kind == "rate" else (BENCHER_LATENCY, "ns/op")
+                f = convert(1.0, m.unit, target)
+                measures[slug] = {"value": m.score * f, **_ends(m, f)}
+            elif metric == ALLOC:
+                measures[BENCHER_ALLOC] = {"value": m.score, **_ends(m)}
+            else:
+                measures[kebab(metric)] = {"value": m.score, **_ends(m)}
+        out[name] = measures
+    return out
+
+
+def github(results, suite) -> tuple[list, list]:
+    bigger, smaller, names = [], [], set()
+    for r in results:
+        base = bench_name(r)
+        env = f"JDK {r.env.jdk} ({r.env.vm}); JVM options {' '.join(r.env.jvm_args) or 'none'}"
+        for metric, m, higher in metrics_of(r, suite):
+            t = suite.technique(r.cls)
+            unit = m.unit if metric == "primary" or m.unit != "#" else (t.metrics[metric]["unit"] if t else m.unit)
+            name = base if metric == "primary" else f"{base} {metric}"
+            if name in names:
+                raise InputError(f"{r.source}: two results are named {name}")
+            names.add(name)
+            entry = {"name": name, "unit": unit, "value": m.score}
+            if m.known:
+                entry["range"] = f"± {fmt_num(m.error)}"
+                entry["extra"] = f"99.9% interval [{fmt_num(max(m.lo, 0.0))}, {fmt_num(m.hi)}] {unit}; {env}"
+            else:
+                entry["extra"] = f"no interval (one measurement iteration); {env}"
+            (bigger if higher else smaller).append(entry)
+    return bigger, smaller
+
+
+@cli.guarded
+def main(argv=None) -> int:
+    ap = cli.Parser(prog="export.py", description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", help="JMH JSON result files of one run (merged)")
+    ap.add_argument("--format", required=True, choices=["bencher", "github-action-benchmark"])
+    ap.add_argument("--out", help="bencher: the file (default stdout); github-action-benchmark: the folder for its two files")
+    a = ap.parse_args(argv)
+    suite = config.load_suite()
+    results = load_many(a.files).results
+    for r in results:
+        if not math.isfinite(r.primary.score):
+            raise InputError(f"{r.source}: {bench_name(r)}: score is not finite")
+    if a.format == "bencher":
+        text = json.dumps(bencher(results, suite), indent=1, allow_nan=False) + "\n"
+        if a.out:
+            write_atomic(a.out, text)
+            print(a.out)
+        else:
+            sys.stdout.write(text)
+        return 0
+    if not a.out:
+        raise InputError("--format github-action-benchmark needs --out DIR: it writes two files, one per direction")
+    bigger, smaller = github(results, suite)
+    out = Path(a.out)
+    for fname, rows in (("bigger-is-better.json", bigger), ("smaller-is-better.json", smaller)):
+        write_atomic(out / fname, json.dumps(rows, indent=1, allow_nan=False) + "\n")
+        print(out / fname)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

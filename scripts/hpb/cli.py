@@ -1,0 +1,43 @@
+"""What every command shares: argument errors and bad input as one line on stderr, exit 2."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .model import InputError
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2 (bad input)."""
+
+    def error(self, message):
+        fail(f"{self.prog}: {message} (see --help)")
+
+
+def fail(msg: str, code: int = 2):
+    print((msg or "error").splitlines()[0], file=sys.stderr)
+    sys.exit(code)
+
+
+def warn(msg: str):
+    print("warning: " + msg, file=sys.stderr)
+
+
+def guarded(main):
+    """Run main(argv); bad input (InputError) becomes one line on stderr and exit 2, as does an
+    unexpected error while reading input, never a traceback."""
+    def run(argv=None):
+        try:
+            return main(argv)
+        except InputError as e:
+            fail(str(e))
+        except RecursionError:
+            fail("input nested too deeply to read")
+    return run
+
+
+def ids_list(text: str, what: str) -> list:
+    ids = [i.strip() for i in (text or "").split(",") if i.strip()]
+    if not ids:
+        raise InputError(f"{what}: no ids given")
+    return ids

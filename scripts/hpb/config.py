@@ -1,0 +1,396 @@
+"""The suite's settings (scripts/suite.json) and one metadata file per technique
+(scripts/techniques/<id>.json), loaded and checked.
+
+A technique's file is the one place that says everything the scripts need about it: its title, the
+benchmark class, the variant param and baseline, the metrics its benchmark writes beside JMH's, the
+figures the README cites, the write-up's published claims, the claims CI enforces (each naming the
+CI pass that produces its data) and the targets the report judges. Adding a technique means adding
+such a file; report, gate, export, reproduce and .ci/run (through ci_plan.py) find it there.
+
+Every file is checked by rule: unknown keys, wrong types, missing ids, duplicate ids, claims on
+metrics nobody declared and CI passes that do not exist are bad input (InputError, one line).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .model import SCRIPTS_DIR, InputError, comparable, unit_kind
+
+SUITE_FILE = SCRIPTS_DIR / "suite.json"
+TECHNIQUES_DIR = SCRIPTS_DIR / "techniques"
+
+# The gc profiler's metrics, which every technique's results carry.
+JMH_METRICS = {
+    "gc.alloc.rate.norm": {"unit": "B/op", "better": "lower", "deterministic": True},
+    "gc.alloc.rate": {"unit": "MB/sec", "better": "lower"},
+    "gc.count": {"unit": "counts", "better": "lower"},
+    "gc.time": {"unit": "ms", "better": "lower"},
+}
+
+RATIO_KEYS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
+
+
+# ---------------------------------------------------------------- a small schema checker
+
+class _Check:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, where: str, msg: str):
+        raise InputError(f"{self.path}: {where}: {msg}")
+
+    def obj(self, v, where: str, required=(), optional=()) -> dict:
+        if not isinstance(v, dict):
+            self.fail(where, "expected an object")
+        allowed = set(required) | set(optional)
+        for k in v:
+            if k not in allowed and not k.startswith("_"):
+                self.fail(where, f"unknown key {k!r} (known: {', '.join(sorted(allowed))})")
+        for k in required:
+            if k not in v:
+                self.fail(where, f"missing {k!r}")
+        return v
+
+    def string(self, v, where: str, nonempty=True) -> str:
+        if not isinstance(v, str) or (nonempty and not v.strip()):
+            self.fail(where, "expected a non-empty string")
+        return v
+
+    def number(self, v, where: str, positive=False) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v in (float("inf"), float("-inf")):
+            self.fail(where, f"expected a finite number, got {v!r}"[:120])
+        if positive and v <= 0:
+            self.fail(where, f"expected a positive number, got {v!r}")
+        return float(v)
+
+    def strings(self, v, where: str) -> list:
+        if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+            self.fail(where, "expected a list of strings")
+        return v
+
+    def params(self, v, where: str) -> dict:
+        """name -> value, [values], or "max"/"min" (the largest/smallest value present)."""
+        if not isinstance(v, dict):
+            self.fail(where, "expected an object of param names to values")
+        for k, x in v.items():
+            if isinstance(x, list):
+                if not x or not all(isinstance(y, str) for y in x):
+                    self.fail(f"{where}.{k}", "expected a non-empty list of strings")
+            elif not isinstance(x, str):
+                self.fail(f"{where}.{k}", "expected a string or a list of strings")
+        return v
+
+
+# ---------------------------------------------------------------- the model
+
+@dataclass
+class Technique:
+    id: str
+    path: Path
+    title: str
+    benchmark: str
+    test: str
+    variant_param: str
+    baseline: object  # str, or {method: variant}
+    size_param: str | None
+    method_pairs: list
+    metrics: dict
+    dependencies: list
+    cited: list
+    answer: dict
+    tolerances: list
+    published: list
+    claims: list
+    targets: list
+    note: str
+    raw: dict = field(repr=False, default_factory=dict)
+
+    @property
+    def simple_class(self) -> str:
+        return self.benchmark.rsplit(".", 1)[-1]
+
+    @property
+    def package_dir(self) -> str:
+        """io/hotpathbench/split for io.hotpathbench.split.SplitBenchmark."""
+        return self.benchmark.rsplit(".", 1)[0].replace(".", "/")
+
+    def baseline_for(self, method: str):
+        if isinstance(self.baseline, dict):
+            return self.baseline.get(method)
+        return self.baseline
+
+    def metric_info(self, name: str) -> dict | None:
+        if name in ("primary", None, ""):
+            return {"unit": None}
+        return self.metrics.get(name) or JMH_METRICS.get(name)
+
+    def deterministic(self, name: str) -> bool:
+        info = self.metric_info(name) or {}
+        return bool(info.get("deterministic"))
+
+
+@dataclass
+class Suite:
+    path: Path
+    regression: dict
+    ci_passes: dict
+    techniques: list
+    raw: dict = field(repr=False, default_factory=dict)
+
+    def technique(self, cls: str) -> Technique | None:
+        for t in self.techniques:
+            if t.benchmark == cls:
+                return t
+        return None
+
+    def by_id(self, tid: str) -> Technique | None:
+        for t in self.techniques:
+            if t.id == tid:
+                return t
+        return None
+
+    def all_claims(self):
+        """(technique, claim, enforced) for every CI claim and every target."""
+        for t in self.techniques:
+            for c in t.claims:
+                yield t, c, True
+            for c in t.targets:
+                yield t, c, False
+
+
+def _read(path: Path):
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise InputError(f"{path}: not valid JSON ({e.__class__.__name__})")
+    except RecursionError:
+        raise InputError(f"{path}: nested too deeply to read")
+    if not isinstance(d, dict):
+        raise InputError(f"{path}: expected a JSON object")
+    return d
+
+
+SELECTOR_KEYS = ("benchmark", "method", "mode", "params")
+
+
+def _selector(ck: _Check, v, where: str) -> dict:
+    ck.obj(v, where, optional=SELECTOR_KEYS)
+    for k in ("benchmark", "method", "mode"):
+        if k in v:
+            ck.string(v[k], f"{where}.{k}")
+    if "params" in v:
+        ck.params(v["params"], f"{where}.params")
+    return v
+
+
+def _check_metric(ck: _Check, metrics: dict, name, where: str) -> str:
+    ck.string(name, where)
+    if name != "primary" and name not in metrics and name not in JMH_METRICS:
+        ck.fail(where, f"unknown metric {name!r} (declare it under 'metrics' or use primary or one of {', '.join(sorted(JMH_METRICS))})")
+    return name
+
+
+CLAIM_KEYS = ("id", "ci", "method", "metric", "baseline_metric", "params", "variant", "baseline", *RATIO_KEYS,
+              "point_score", "why", "benchmark")
+
+
+def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> dict:
+    required = ("id", "variant", "baseline") + (("ci",) if ci else ())
+    ck.obj(c, where, required=required, optional=CLAIM_KEYS)
+    ck.string(c["id"], f"{where}.id")
+    where = f"{where} ({c['id']})"
+    for k in ("variant", "baseline"):
+        ck.string(c[k], f"{where}.{k}")
+    if "method" in c:
+        ck.string(c["method"], f"{where}.method")
+    if "benchmark" in c:
+        ck.string(c["benchmark"], f"{where}.benchmark")
+    _check_metric(ck, metrics, c.get("metric", "primary"), f"{where}.metric")
+    if "baseline_metric" in c:
+        _check_metric(ck, metrics, c["baseline_metric"], f"{where}.baseline_metric")
+    if "params" in c:
+        ck.params(c["params"], f"{where}.params")
+    bars = [k for k in RATIO_KEYS if k in c]
+    if len(bars) != 1:
+        ck.fail(where, f"needs exactly one of {', '.join(RATIO_KEYS)}")
+    ck.number(c[bars[0]], f"{where}.{bars[0]}", positive=True)
+    if "point_score" in c:
+        ck.string(c["point_score"], f"{where}.point_score")
+    if "why" in c:
+        ck.string(c["why"], f"{where}.why")
+    if "ci" in c:
+        ck.string(c["ci"], f"{where}.ci")
+        if c["ci"] not in passes:
+            ck.fail(f"{where}.ci", f"no CI pass {c['ci']!r} in {SUITE_FILE.name} (passes: {', '.join(sorted(passes))})")
+    return c
+
+
+def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
+    ck.obj(p, where, required=("id", "claim", "published", "measure"), optional=("tolerance", "cpu_share", "why", "source"))
+    ck.string(p["id"], f"{where}.id")
+    where = f"{where} ({p['id']})"
+    ck.string(p["claim"], f"{where}.claim")
+    ck.number(p["published"], f"{where}.published", positive=True)
+    if "tolerance" in p and ck.number(p["tolerance"], f"{where}.tolerance") < 1:
+        ck.fail(f"{where}.tolerance", "must be at least 1 (a factor)")
+    if "cpu_share" in p:
+        share = ck.number(p["cpu_share"], f"{where}.cpu_share")
+        if not 0 < share < 1:
+            ck.fail(f"{where}.cpu_share", "must lie between 0 and 1")
+    m = ck.obj(p["measure"], f"{where}.measure", required=("kind", "after", "before"), optional=("metric",))
+    if m["kind"] not in ("speedup", "ratio"):
+        ck.fail(f"{where}.measure.kind", "must be speedup or ratio")
+    _check_metric(ck, metrics, m.get("metric", "primary"), f"{where}.measure.metric")
+    _selector(ck, m["after"], f"{where}.measure.after")
+    _selector(ck, m["before"], f"{where}.measure.before")
+    if "why" in p:
+        why = ck.obj(p["why"], f"{where}.why", optional=("agrees", "higher", "lower", "inconclusive"))
+        for k, v in why.items():
+            ck.string(v, f"{where}.why.{k}")
+    return p
+
+
+def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
+    ck.obj(c, where, required=("id", "method", "variant", "baseline", "label"),
+           optional=("params", "metric", "kind"))
+    ck.string(c["id"], f"{where}.id")
+    where = f"{where} ({c['id']})"
+    for k in ("method", "variant", "baseline", "label"):
+        ck.string(c[k], f"{where}.{k}")
+    _check_metric(ck, metrics, c.get("metric", "primary"), f"{where}.metric")
+    if "params" in c:
+        ck.params(c["params"], f"{where}.params")
+        for k, v in c["params"].items():
+            if isinstance(v, list) or v in ("max", "min"):
+                ck.fail(f"{where}.params.{k}", "a cited figure names one configuration: give one value")
+    if c.get("kind", "speedup") not in ("speedup", "ratio"):
+        ck.fail(f"{where}.kind", "must be speedup or ratio")
+    return c
+
+
+def load_technique(path: Path, passes: dict) -> Technique:
+    ck = _Check(path)
+    d = _read(path)
+    ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
+           optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
+                     "ratio_tolerances", "published", "claims", "targets", "note"))
+    ck.string(d["title"], "title")
+    ck.string(d["benchmark"], "benchmark")
+    if "." not in d["benchmark"]:
+        ck.fail("benchmark", "expected a fully qualified class name")
+    ck.string(d["test"], "test")
+    base = d["baseline"]
+    if isinstance(base, dict):
+        for k, v in base.items():
+            ck.string(v, f"baseline.{k}")
+    else:
+        ck.string(base, "baseline")
+    metrics = {}
+    for name, info in (d.get("metrics") or {}).items():
+        ck.obj(info, f"metrics.{name}", required=("unit", "better", "doc"), optional=("deterministic",))
+        ck.string(info["unit"], f"metrics.{name}.unit")
+        if info["better"] not in ("lower", "higher"):
+            ck.fail(f"metrics.{name}.better", "must be lower or higher")
+        metrics[name] = info
+    pairs = []
+    for i, mp in enumerate(d.get("method_pairs") or []):
+        ck.obj(mp, f"method_pairs[{i}]", required=("baseline", "methods"))
+        ck.string(mp["baseline"], f"method_pairs[{i}].baseline")
+        ck.strings(mp["methods"], f"method_pairs[{i}].methods")
+        pairs.append(mp)
+    seen: dict = {}
+
+    def unique(x, where):
+        kind = where.split("[")[0].replace("targets", "claims")
+        ids = seen.setdefault(kind, set())
+        if x["id"] in ids:
+            ck.fail(where, f"duplicate id {x['id']!r}")
+        ids.add(x["id"])
+        return x
+
+    passes = passes or {}
+    claims = [unique(_claim(ck, c, f"claims[{i}]", metrics, passes, True), f"claims[{i}]")
+              for i, c in enumerate(d.get("claims") or [])]
+    targets = [unique(_claim(ck, c, f"targets[{i}]", metrics, passes, False), f"targets[{i}]")
+               for i, c in enumerate(d.get("targets") or [])]
+    published = [unique(_published(ck, p, f"published[{i}]", metrics), f"published[{i}]")
+                 for i, p in enumerate(d.get("published") or [])]
+    cited = [unique(_cited(ck, c, f"cited[{i}]", metrics), f"cited[{i}]") for i, c in enumerate(d.get("cited") or [])]
+    answer = d.get("answer") or {}
+    if answer:
+        ck.obj(answer, "answer", required=("cite", "pick"), optional=("verdict",))
+        if answer["cite"] not in {c["id"] for c in cited}:
+            ck.fail("answer.cite", f"no cited figure {answer['cite']!r}")
+        ck.string(answer["pick"], "answer.pick")
+    tolerances = []
+    for i, t in enumerate(d.get("ratio_tolerances") or []):
+        ck.obj(t, f"ratio_tolerances[{i}]", required=("pct", "why"), optional=("method", "variant", "params", "calibrated_from"))
+        if not 0 < ck.number(t["pct"], f"ratio_tolerances[{i}].pct") < 100:
+            ck.fail(f"ratio_tolerances[{i}].pct", "a tolerated loss in percent: more than 0, less than 100")
+        ck.string(t["why"], f"ratio_tolerances[{i}].why")
+        if "params" in t:
+            ck.params(t["params"], f"ratio_tolerances[{i}].params")
+        if "calibrated_from" in t:
+            ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
+        tolerances.append(t)
+    deps = ck.strings(d.get("dependencies") or [], "dependencies")
+    return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
+                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
+                     claims, targets, d.get("note", f"docs/{path.stem}.md"), d)
+
+
+def load_suite(suite_file=None, techniques_dir=None) -> Suite:
+    """The suite settings and every technique file, checked; claim ids are unique suite-wide."""
+    path = Path(suite_file) if suite_file else SUITE_FILE
+    ck = _Check(path)
+    d = _read(path)
+    ck.obj(d, "suite", required=("regression", "ci"))
+    reg = ck.obj(d["regression"], "regression",
+                 optional=("threshold_pct", "per_benchmark", "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct"))
+    for k in ("threshold_pct", "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct"):
+        if k in reg:
+            ck.number(reg[k], f"regression.{k}", positive=True)
+    for k, v in (reg.get("per_benchmark") or {}).items():
+        ck.number(v, f"regression.per_benchmark.{k}", positive=True)
+    ci = ck.obj(d["ci"], "ci", required=("passes",))
+    passes = {}
+    for name, p in ci["passes"].items():
+        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("per_claim", "forks_are_samples"))
+        ck.string(p["doc"], f"ci.passes.{name}.doc")
+        ck.strings(p["args"], f"ci.passes.{name}.args")
+        if "\t" in "".join(p["args"]):
+            ck.fail(f"ci.passes.{name}.args", "an argument holds a tab")
+        passes[name] = p
+    tdir = Path(techniques_dir) if techniques_dir else TECHNIQUES_DIR
+    files = sorted(tdir.glob("*.json")) if tdir.is_dir() else []
+    if not files:
+        raise InputError(f"{tdir}: no technique files (*.json)")
+    techniques = [load_technique(f, passes) for f in files]
+    seen = {}
+    for t in techniques:
+        if t.benchmark in seen:
+            raise InputError(f"{t.path}: benchmark {t.benchmark} is also described by {seen[t.benchmark]}")
+        seen[t.benchmark] = t.path
+    for kind in ("claims", "cited", "published"):
+        ids = {}
+        for t in techniques:
+            for c in (t.claims + t.targets if kind == "claims" else getattr(t, kind)):
+                if c["id"] in ids:
+                    raise InputError(f"{t.path}: {kind} id {c['id']!r} is also used in {ids[c['id']]}")
+                ids[c["id"]] = t.path
+    return Suite(path, reg, passes, techniques, d)
+
+
+def metric_unit_ok(technique: Technique | None, name: str, unit: str) -> bool:
+    """Whether a result's unit for `name` is one the scripts can judge: the declared one for a
+    technique's own metric written by an aux counter ('#'), JMH's own for its gc metrics."""
+    if name in ("primary", None, ""):
+        return unit_kind(unit)[0] in ("rate", "time")
+    if name in JMH_METRICS:
+        return comparable(unit, JMH_METRICS[name]["unit"])
+    info = technique.metrics.get(name) if technique else None
+    return info is not None and (unit == "#" or unit == info["unit"])

@@ -1,0 +1,141 @@
+"""Which runs may be pooled: full runs of the same benchmark code in the same environment.
+
+A run is a *full run* when `mvn jmh:run` ran the benchmarks with their classes' own settings: its
+provenance records no option that changes forks, iterations, times or params (selecting benchmarks,
+the JDK, the JVM options and profilers is allowed; those are the environment or do not change the
+measurement). A run without provenance is judged only when named explicitly.
+
+The *benchmark code* of a technique at a commit is a fingerprint of what its numbers depend on: the
+Java sources of its package in src/main and src/jmh and the suite's shared benchmark classes, with
+comments and blank space removed (a Javadoc change does not change a measurement), the versions of
+the libraries its metadata lists, and the JMH version. It is read from git at the run's recorded
+commit, so runs made before fingerprints existed are placed too; a run from a dirty tree has no
+known code and is never pooled with another.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+from functools import lru_cache
+
+from .model import REPO, Run
+
+ENV_OPTIONS = {"jmh.include", "jmh.exclude", "jmh.jdk", "jmh.jvm", "jmh.jvmArgs", "jmh.jvmArgsAppend",
+               "jmh.jvmArgsPrepend", "jmh.prof", "jmh.resultsDir"}
+SHARED_IMPORT = re.compile(r"^import io\.hotpathbench\.([A-Z]\w*);", re.M)
+
+
+def full_run(run: Run) -> tuple[bool, str]:
+    """(is it a full run, why not)."""
+    p = run.provenance
+    if not p:
+        return False, "no provenance beside it"
+    if p.get("status") not in (None, "complete"):
+        return False, f"status {p.get('status')}"
+    props = ((p.get("jmh") or {}).get("mavenProperties") or {})
+    changed = sorted(k for k in props if k not in ENV_OPTIONS)
+    if changed:
+        return False, "run with " + ", ".join(f"-D{k}" for k in changed)
+    return True, ""
+
+
+# ---------------------------------------------------------------- code fingerprints
+
+_COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/|("(?:\\.|[^"\\])*")|(\'(?:\\.|[^\'\\])*\')', re.S)
+
+
+def normalize_java(text: str) -> str:
+    """Java source without comments and with every run of blank space collapsed to one space
+    (string and char literals kept as they are)."""
+    text = _COMMENT.sub(lambda m: m.group(1) or m.group(2) or " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _git(*args) -> str | None:
+    try:
+        p = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return p.stdout if p.returncode == 0 else None
+
+
+@lru_cache(maxsize=None)
+def _tree_files(commit: str, path: str) -> tuple:
+    out = _git("ls-tree", "-r", "--name-only", commit, "--", path)
+    return tuple(sorted(out.split())) if out else ()
+
+
+@lru_cache(maxsize=None)
+def _show(commit: str, path: str) -> str | None:
+    return _git("show", f"{commit}:{path}")
+
+
+def _read_worktree(path: str) -> str | None:
+    f = REPO / path
+    return f.read_text(encoding="utf-8") if f.is_file() else None
+
+
+def _worktree_files(path: str) -> tuple:
+    d = REPO / path
+    if not d.is_dir():
+        return ()
+    return tuple(sorted(str(f.relative_to(REPO)) for f in d.rglob("*") if f.is_file()))
+
+
+def _pom_versions(pom: str, dependencies: list) -> list:
+    """'group:artifact=version' for each listed dependency and JMH, ${properties} resolved."""
+    props = dict(re.findall(r"<([A-Za-z0-9_.-]+)>([^<]*)</\1>", pom.split("<properties>", 1)[1].split("</properties>", 1)[0])) \
+        if "<properties>" in pom else {}
+    out = [f"jmh={props.get('jmh.version', '?')}"]
+    for dep in dependencies:
+        group, artifact = dep.split(":", 1)
+        m = re.search(rf"<groupId>{re.escape(group)}</groupId>\s*<artifactId>{re.escape(artifact)}</artifactId>\s*<version>([^<]+)</version>", pom)
+        v = m.group(1) if m else "absent"
+        v = re.sub(r"\$\{([^}]+)\}", lambda x: props.get(x.group(1), x.group(0)), v)
+        out.append(f"{dep}={v}")
+    return out
+
+
+def fingerprint(technique, commit: str | None) -> str | None:
+    """The technique's benchmark code at `commit` (None: the working tree), or None when unknown."""
+    pkg = technique.package_dir
+    dirs = (f"src/main/java/{pkg}", f"src/jmh/java/{pkg}")
+    if commit is None:
+        files = [f for d in dirs for f in _worktree_files(d)]
+        read = _read_worktree
+    else:
+        if _git("cat-file", "-e", f"{commit}^{{commit}}") is None:
+            return None
+        files = [f for d in dirs for f in _tree_files(commit, d)]
+        read = lambda f: _show(commit, f)  # noqa: E731
+    texts = {f: read(f) for f in files}
+    # the suite's shared classes (BenchmarkDefaults, EventShares, Heap, ...) that this code imports
+    shared = {name for t in texts.values() if t for name in SHARED_IMPORT.findall(t)}
+    for name in sorted(shared):
+        for root in ("src/jmh/java", "src/main/java"):
+            f = f"{root}/io/hotpathbench/{name}.java"
+            text = read(f)
+            if text is not None:
+                texts[f] = text
+    h = hashlib.sha256()
+    n = 0
+    for f in sorted(texts):
+        if texts[f] is None:
+            continue
+        n += 1
+        body = normalize_java(texts[f]) if f.endswith(".java") else texts[f]
+        h.update(f.encode() + b"\0" + body.encode() + b"\0")
+    pom = read("pom.xml")
+    if not n or pom is None:
+        return None
+    for line in _pom_versions(pom, technique.dependencies):
+        h.update(line.encode() + b"\0")
+    return h.hexdigest()[:12]
+
+
+def run_code(technique, run: Run) -> str | None:
+    """The fingerprint of the code a run measured, None when it cannot be known."""
+    if not run.commit or run.dirty:
+        return None
+    return fingerprint(technique, run.commit)

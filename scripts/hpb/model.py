@@ -1,0 +1,458 @@
+"""JMH JSON results: loading, validation and the data model.
+
+Every number a verdict uses is checked here, by rule, before anything is judged: a score must be
+finite (and positive for a throughput or a time), an interval ordered and holding its score, a
+primary unit one the scripts can compare, every result of a file unique. A file that breaks a rule
+is bad input: InputError with one line naming the file, the result and the problem, which the
+commands print on stderr with exit status 2.
+
+The environment of a result comes from the JMH JSON itself (jdkVersion, vmName, vmVersion,
+jvmArgs), so a file copied without its provenance is still described right; the provenance beside
+a file (written by `mvn jmh:run`) adds the host, the commit and the JMH options.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+NAN = float("nan")
+INF = float("inf")
+
+SCRIPTS_DIR = Path(__file__).resolve().parent.parent
+REPO = SCRIPTS_DIR.parent
+RESULTS_DIR = REPO / "results"
+
+ALLOC = "gc.alloc.rate.norm"
+GC_TIME = "gc.time"
+MODES = {"thrpt", "avgt", "sample", "ss"}
+
+
+class InputError(Exception):
+    """Bad input: the message is one line naming the file and the problem."""
+
+
+# ---------------------------------------------------------------- units
+
+_TIME = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0, "min": 60.0, "m": 60.0}
+# Units of secondary metrics that JMH's gc profiler and aux counters write; "#" is an aux
+# counter's, whose real unit the technique's metadata declares.
+OTHER_UNITS = {"B/op": "bytes", "MB/sec": "alloc_rate", "counts": "count", "ms": "duration", "#": "counter", "%": "share"}
+
+
+def unit_kind(unit: str) -> tuple[str, float]:
+    """('rate', ops per second per unit value), ('time', seconds per unit value), (other kind, 1)
+    or ('unknown', 1)."""
+    u = (unit or "").strip()
+    if u.startswith("ops/") and u[4:] in _TIME:
+        return "rate", 1.0 / _TIME[u[4:]]
+    if u.endswith("/op") and u[:-3] in _TIME:
+        return "time", _TIME[u[:-3]]
+    if u in OTHER_UNITS:
+        return OTHER_UNITS[u], 1.0
+    return "unknown", 1.0
+
+
+def comparable(u1: str, u2: str) -> bool:
+    """Two scores in these units can be divided: both rates, both times, or the same other unit."""
+    k1, k2 = unit_kind(u1)[0], unit_kind(u2)[0]
+    if "unknown" in (k1, k2):
+        return False
+    return k1 == k2 and (k1 in ("rate", "time") or u1.strip() == u2.strip())
+
+
+def convert(value: float, unit: str, target: str) -> float:
+    if not comparable(unit, target):
+        raise ValueError(f"cannot convert {unit} to {target}")
+    return value * unit_kind(unit)[1] / unit_kind(target)[1]
+
+
+def higher_is_better(unit: str) -> bool:
+    """Throughput (ops/time) is better higher; time/op, B/op, counts, GC ms are better lower."""
+    return unit_kind(unit)[0] == "rate"
+
+
+# ---------------------------------------------------------------- model
+
+@dataclass(frozen=True)
+class Metric:
+    score: float
+    lo: float  # NaN when unknown
+    hi: float
+    unit: str
+
+    @property
+    def known(self) -> bool:
+        return math.isfinite(self.lo) and math.isfinite(self.hi)
+
+    @property
+    def error(self) -> float:
+        return (self.hi - self.lo) / 2 if self.known else NAN
+
+    def base(self) -> "Metric":
+        """The same metric in base units (ops/s or s/op); other units unchanged."""
+        kind, f = unit_kind(self.unit)
+        unit = {"rate": "ops/s", "time": "s/op"}.get(kind, self.unit)
+        return Metric(self.score * f, self.lo * f, self.hi * f, unit)
+
+    def shifted(self, delta: float) -> "Metric":
+        return Metric(self.score + delta, self.lo + delta, self.hi + delta, self.unit)
+
+    def scaled(self, factor: float) -> "Metric":
+        return Metric(self.score * factor, self.lo * factor, self.hi * factor, self.unit)
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What the forks ran on, from the JMH JSON (plus the host, from the provenance when present)."""
+    jdk: str = ""  # jdkVersion
+    vm: str = ""  # vmName
+    vm_version: str = ""
+    jvm_args: tuple = ()
+    cpu: str = ""  # provenance: host CPU model and core count
+    host: str = ""  # provenance: host id (machine id + boot id), "" when unknown
+
+    @property
+    def jdk_major(self) -> str:
+        m = re.match(r"(?:1\.)?(\d+)", self.jdk)
+        return m.group(1) if m else ""
+
+    @property
+    def label(self) -> str:
+        """A short name: 'JDK 17.0.15' plus the JVM options that are not heap sizes."""
+        flags = [a for a in self.jvm_args if not re.match(r"-Xm[sx]", a)]
+        return f"JDK {self.jdk or '?'}" + (f" {' '.join(flags)}" if flags else "")
+
+
+@dataclass
+class Result:
+    benchmark: str  # fully qualified method name
+    mode: str
+    params: dict
+    primary: Metric
+    secondary: dict
+    threads: int = 1
+    forks: int = 1
+    env: Environment = field(default_factory=Environment)
+    source: str = ""
+
+    @property
+    def cls(self) -> str:
+        return self.benchmark.rsplit(".", 1)[0]
+
+    @property
+    def method(self) -> str:
+        return self.benchmark.rsplit(".", 1)[1]
+
+    @property
+    def simple_class(self) -> str:
+        return self.cls.rsplit(".", 1)[-1]
+
+    @property
+    def key(self) -> tuple:
+        """Identity of a measurement across runs: benchmark, mode, threads and every param."""
+        return (self.benchmark, self.mode, self.threads, tuple(sorted(self.params.items())))
+
+    def metric(self, name: str | None) -> Metric | None:
+        """'primary' or a secondary metric name. GC time and count that JMH left out (it writes
+        gc.time only when a collection happened) read as zero when the gc profiler ran."""
+        if name in ("primary", "", None):
+            return self.primary
+        m = self.secondary.get(name)
+        if m is None and name in (GC_TIME, "gc.count") and ALLOC in self.secondary:
+            return Metric(0.0, 0.0, 0.0, "ms" if name == GC_TIME else "counts")
+        return m
+
+
+@dataclass
+class Run:
+    path: Path
+    results: list
+    provenance: dict | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def environments(self) -> list:
+        seen = []
+        for r in self.results:
+            if r.env not in seen:
+                seen.append(r.env)
+        return seen
+
+    @property
+    def jdk(self) -> str:
+        """The JDK(s) the forks ran on, from the results themselves."""
+        return ", ".join(sorted({f"{r.env.vm} {r.env.jdk}".strip() for r in self.results}))
+
+    @property
+    def cpu(self) -> str:
+        return host_cpu(self.provenance)
+
+    @property
+    def host(self) -> str:
+        return host_id(self.provenance)
+
+    @property
+    def commit(self) -> str:
+        return str(((self.provenance or {}).get("git") or {}).get("commit") or "")
+
+    @property
+    def dirty(self) -> bool:
+        return bool(((self.provenance or {}).get("git") or {}).get("dirty"))
+
+
+def host_cpu(prov) -> str:
+    h = (prov or {}).get("host") or {}
+    if not isinstance(h, dict) or not h.get("cpuModel"):
+        return ""
+    return f"{h.get('cpuModel')} x{h.get('availableProcessors', '?')}"
+
+
+def host_id(prov) -> str:
+    """The machine a run came from: the provenance's host id and boot id (virtual machines made
+    from one image share /etc/machine-id and the hostname, so the boot id tells them apart); for a
+    provenance written before host ids existed, its CPU model stands in ("cpu:AMD EPYC x2")."""
+    h = (prov or {}).get("host") or {}
+    if not isinstance(h, dict):
+        return ""
+    if h.get("id"):
+        return f"{h['id']}" + (f"/{h['bootId']}" if h.get("bootId") else "")
+    cpu = host_cpu(prov)
+    return f"cpu:{cpu}" if cpu else ""
+
+
+# ---------------------------------------------------------------- loading
+
+def _num(v, where: str) -> float:
+    if isinstance(v, bool):
+        raise InputError(f"{where}: expected a number, got {v!r}")
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        s = v.strip()
+        if s in ("NaN", "nan"):
+            return NAN
+        if s in ("Infinity", "+Infinity", "inf"):
+            return INF
+        if s in ("-Infinity", "-inf"):
+            return -INF
+        try:
+            return float(s)
+        except ValueError:
+            pass
+    raise InputError(f"{where}: expected a number, got {str(v)[:40]!r}")
+
+
+# Student t quantiles for a two-sided 99.9% interval (JMH's confidence level), by degrees of freedom.
+_T999 = [(1, 636.62), (2, 31.599), (3, 12.924), (4, 8.610), (5, 6.869), (6, 5.959), (7, 5.408), (8, 5.041),
+         (9, 4.781), (10, 4.587), (12, 4.318), (15, 4.073), (20, 3.850), (30, 3.646), (60, 3.460),
+         (120, 3.373)]
+
+
+def t999(df: int) -> float:
+    for d, t in _T999:
+        if df <= d:
+            return t
+    return 3.291
+
+
+def _raw_interval(score: float, raw, where: str) -> tuple[float, float]:
+    """99.9% interval of `score` from the per-iteration values: the interval of their mean, scaled
+    by score/mean (1 for an average, the iteration count for a sum). Unknown with < 2 values."""
+    if not isinstance(raw, list):
+        return NAN, NAN
+    vals = [_num(v, where + ".rawData") for fork in raw if isinstance(fork, list) for v in fork]
+    if len(vals) < 2 or not all(math.isfinite(v) for v in vals):
+        return NAN, NAN
+    mean = sum(vals) / len(vals)
+    if mean == 0:
+        return (0.0, 0.0) if score == 0 and all(v == 0 for v in vals) else (NAN, NAN)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1))
+    half = t999(len(vals) - 1) * sd / math.sqrt(len(vals))
+    k = score / mean
+    return (mean - half) * k, (mean + half) * k
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _metric(m, where: str, primary: bool) -> Metric:
+    """One metric, checked: finite score (positive for a rate or time, not negative for bytes,
+    counts or GC time), an ordered interval holding its score, a unit the scripts know when it is
+    the primary one."""
+    if not isinstance(m, dict) or "score" not in m:
+        raise InputError(f"{where}: metric without a score")
+    unit = m.get("scoreUnit")
+    if not isinstance(unit, str) or not unit.strip():
+        raise InputError(f"{where}: metric without a unit")
+    kind = unit_kind(unit)[0]
+    if primary and kind not in ("rate", "time"):
+        raise InputError(f"{where}: unit {unit!r} is not a throughput (ops/time) or a time per operation")
+    score = _num(m["score"], where + ".score")
+    if not math.isfinite(score):
+        raise InputError(f"{where}: score {m['score']!r} is not a finite number")
+    if kind in ("rate", "time") and score <= 0:
+        raise InputError(f"{where}: score {score:g} {unit} is not positive")
+    if kind in ("bytes", "count", "duration", "alloc_rate") and score < 0:
+        raise InputError(f"{where}: score {score:g} {unit} is negative")
+    err = _num(m.get("scoreError", "NaN"), where + ".scoreError")
+    if err < 0 or err == INF:
+        raise InputError(f"{where}: scoreError {m.get('scoreError')!r} is not a finite non-negative number")
+    conf = m.get("scoreConfidence")
+    lo = hi = NAN
+    if math.isfinite(err):
+        if conf is not None:
+            if not (isinstance(conf, list) and len(conf) == 2):
+                raise InputError(f"{where}: scoreConfidence is not a pair of numbers")
+            lo, hi = _num(conf[0], where + ".scoreConfidence"), _num(conf[1], where + ".scoreConfidence")
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            lo, hi = score - err, score + err
+    else:
+        # JMH writes NaN error (and a zero-width scoreConfidence) for metrics it sums over
+        # iterations, such as gc.time and gc.count; rebuild the interval from rawData.
+        lo, hi = _raw_interval(score, m.get("rawData"), where)
+    if math.isfinite(lo) and math.isfinite(hi):
+        if lo > hi:
+            raise InputError(f"{where}: interval [{lo:g}, {hi:g}] is not ordered")
+        if (score < lo and not _close(score, lo)) or (score > hi and not _close(score, hi)):
+            raise InputError(f"{where}: score {score:g} lies outside its own interval [{lo:g}, {hi:g}]")
+    elif math.isfinite(lo) != math.isfinite(hi):
+        raise InputError(f"{where}: interval [{lo:g}, {hi:g}] is not finite")
+    return Metric(score, lo, hi, unit.strip())
+
+
+def _params(p, where: str) -> dict:
+    if p is None:
+        return {}
+    if not isinstance(p, dict) or not all(isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                                          for k, v in p.items()):
+        raise InputError(f"{where}: params is not an object of names to values")
+    return {k: str(v) for k, v in p.items()}
+
+
+def _read_json(path: Path, what: str):
+    name = str(path)
+    if not path.is_file():
+        raise InputError(f"{name}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{name}: cannot read ({e.__class__.__name__})")
+    if not text.strip():
+        raise InputError(f"{name}: empty file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}: not JSON ({e.msg} at line {e.lineno})")
+    except RecursionError:
+        raise InputError(f"{name}: {what} nested too deeply to read")
+
+
+def load(path, with_provenance: bool = True) -> Run:
+    """Read one JMH JSON result file (and the .provenance.json beside it, if any), checked."""
+    path = Path(path)
+    name = str(path)
+    data = _read_json(path, "JSON")
+    if not isinstance(data, list) or not data:
+        raise InputError(f"{name}: not a JMH result file (expected a non-empty JSON array of benchmark results)")
+    prov = _provenance(path) if with_provenance else None
+    cpu, host = host_cpu(prov), host_id(prov)
+    results, seen = [], {}
+    for i, r in enumerate(data):
+        where = f"{name}: result {i}"
+        if not isinstance(r, dict) or not isinstance(r.get("benchmark"), str) or "mode" not in r:
+            raise InputError(f"{where}: not a JMH result (no 'benchmark'/'mode')")
+        bench = r["benchmark"]
+        where = f"{name}: {bench}"
+        if "." not in bench:
+            raise InputError(f"{where}: benchmark name is not Class.method")
+        if r["mode"] not in MODES:
+            raise InputError(f"{where}: unknown mode {str(r['mode'])[:20]!r}")
+        if "primaryMetric" not in r:
+            raise InputError(f"{where}: result without primaryMetric")
+        params = _params(r.get("params"), where)
+        where = f"{name}: {bench} {fmt_key_params(params)}".rstrip()
+        primary = _metric(r["primaryMetric"], where + " primaryMetric", True)
+        sec = r.get("secondaryMetrics") or {}
+        if not isinstance(sec, dict):
+            raise InputError(f"{where}: secondaryMetrics is not an object")
+        secondary = {}
+        for k, v in sec.items():
+            secondary[k.lstrip("\u00b7")] = _metric(v, f"{where} {k}", False)
+        threads = r.get("threads", 1)
+        forks = r.get("forks", 1)
+        if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+            raise InputError(f"{where}: threads {threads!r} is not a positive integer")
+        if not isinstance(forks, int) or isinstance(forks, bool) or forks < 0:
+            raise InputError(f"{where}: forks {forks!r} is not an integer")
+        args = r.get("jvmArgs") or []
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise InputError(f"{where}: jvmArgs is not a list of strings")
+        env = Environment(str(r.get("jdkVersion", "")), str(r.get("vmName", "")), str(r.get("vmVersion", "")),
+                          tuple(args), cpu, host)
+        res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name)
+        if res.key in seen:
+            raise InputError(f"{where}: measured twice in this file (results {seen[res.key]} and {i})")
+        seen[res.key] = i
+        results.append(res)
+    return Run(path, results, prov)
+
+
+def fmt_key_params(params: dict) -> str:
+    return "[" + ", ".join(f"{k}={v}" for k, v in params.items()) + "]" if params else ""
+
+
+def load_many(paths) -> Run:
+    """Several result files of one pass (e.g. CI runs coldStart in its own pass) read as one run.
+    The provenance is the first file's; a benchmark measured in two files is bad input."""
+    runs = [load(p) for p in paths]
+    seen = {}
+    for run in runs:
+        for r in run.results:
+            if r.key in seen:
+                raise InputError(f"{run.path}: {r.benchmark} {fmt_key_params(r.params)} is also in {seen[r.key]}")
+            seen[r.key] = run.path
+    return Run(runs[0].path, [r for run in runs for r in run.results], runs[0].provenance)
+
+
+def provenance_path(path: Path) -> Path:
+    return path.with_name(path.name[: -len(".json")] + ".provenance.json") if path.name.endswith(".json") else path
+
+
+def _provenance(path: Path):
+    p = provenance_path(path)
+    if p == path or not p.is_file():
+        return None
+    d = _read_json(p, "provenance")
+    if not isinstance(d, dict):
+        raise InputError(f"{p}: provenance is not a JSON object")
+    return d
+
+
+def result_files(results_dir=RESULTS_DIR) -> list:
+    """Every run in a results folder, oldest first (names start with their UTC time): JSON files
+    that are not provenance, not the gate's baseline and not hidden partial files."""
+    d = Path(results_dir)
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.glob("*.json")
+                  if not p.name.startswith(".") and not p.name.endswith(".provenance.json")
+                  and p.name[:1].isdigit())
+
+
+def newest_run(results_dir=RESULTS_DIR) -> Path:
+    cands = result_files(results_dir)
+    if not cands:
+        raise InputError(f"{results_dir}: no JMH result files (run `mvn jmh:run` first or name a file)")
+    return cands[-1]
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]

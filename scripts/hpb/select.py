@@ -1,0 +1,151 @@
+"""Grouping results into compared pairs, and the selectors claims and published figures use.
+
+A group is one comparison: the variants of one benchmark method measured on one param set (the
+variant param split off), or, for a technique's method pairs, the methods compared with a baseline
+method on one param set. The baseline is the technique's configured one, else the first variant
+seen (JMH runs enum constants in declaration order, and the suite lists the "before" first).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .config import Suite
+from .model import Result
+
+
+@dataclass
+class Group:
+    cls: str
+    name: str  # method, or the baseline method of a method-style pair
+    mode: str
+    threads: int
+    params: dict  # every param except the variant one
+    label_kind: str  # 'variant' or 'method'
+    rows: list = field(default_factory=list)  # [(label, Result)]
+    baseline: str | None = None
+
+    @property
+    def simple_class(self) -> str:
+        return self.cls.rsplit(".", 1)[-1]
+
+    def result(self, label):
+        for lbl, r in self.rows:
+            if lbl == label:
+                return r
+        return None
+
+    def base_result(self):
+        return self.result(self.baseline) if self.baseline is not None else None
+
+    @property
+    def labels(self) -> list:
+        return [lbl for lbl, _ in self.rows]
+
+
+def group_results(results, suite: Suite | None = None) -> list:
+    """Pair each result with the others it is compared with, keeping file order."""
+    groups: dict = {}
+    first_variant: dict = {}
+    for r in results:
+        t = suite.technique(r.cls) if suite else None
+        vp = t.variant_param if t else "variant"
+        pair = None
+        for mp in (t.method_pairs if t else []):
+            if r.method == mp["baseline"] or r.method in mp["methods"]:
+                pair = mp
+        if pair is not None:
+            gk = (r.cls, "pair:" + pair["baseline"], r.mode, r.threads, tuple(sorted(r.params.items())))
+            if gk not in groups:
+                groups[gk] = Group(r.cls, pair["baseline"], r.mode, r.threads, dict(r.params), "method",
+                                   baseline=pair["baseline"])
+            groups[gk].rows.append((r.method, r))
+            continue
+        params = {k: v for k, v in r.params.items() if k != vp}
+        label = r.params.get(vp)
+        if label is not None:
+            first_variant.setdefault((r.cls, r.method), label)
+        gk = (r.cls, r.method, r.mode, r.threads, tuple(sorted(params.items())))
+        if gk not in groups:
+            groups[gk] = Group(r.cls, r.method, r.mode, r.threads, params, "variant")
+        groups[gk].rows.append((label if label is not None else r.method, r))
+    for g in groups.values():
+        if g.label_kind == "variant":
+            t = suite.technique(g.cls) if suite else None
+            g.baseline = (t.baseline_for(g.name) if t else None) or first_variant.get((g.cls, g.name))
+            if g.baseline not in g.labels:
+                g.baseline = g.rows[0][0] if len(g.rows) > 1 else None
+        elif g.baseline not in g.labels:
+            g.baseline = None
+        g.rows.sort(key=lambda lr: lr[0] != g.baseline)
+    return list(groups.values())
+
+
+def by_class(groups) -> dict:
+    out: dict = {}
+    for g in groups:
+        out.setdefault(g.cls, []).append(g)
+    return out
+
+
+def numeric(v: str) -> float:
+    try:
+        return float(v)
+    except ValueError:
+        return math.nan
+
+
+def resolve_params(filt: dict, pool: list) -> dict:
+    """A params filter with 'max'/'min' replaced by the largest/smallest value of that param among
+    `pool` (a list of param dicts); a param absent from the whole pool resolves to []."""
+    out = {}
+    for k, v in (filt or {}).items():
+        vals = [str(x) for x in v] if isinstance(v, list) else [str(v)]
+        if vals in (["max"], ["min"]):
+            present = [p[k] for p in pool if k in p]
+            pick = max if vals == ["max"] else min
+            vals = [pick(present, key=lambda x: (numeric(x), x))] if present else []
+        out[k] = vals
+    return out
+
+
+def param_matches(params: dict, resolved: dict) -> bool:
+    return all(params.get(k) in vals for k, vals in resolved.items())
+
+
+def missing_values(resolved: dict, pool: list) -> list:
+    """The filter's values that no param set of the pool has: 'delimiter=::' for a claim that names
+    two delimiters when the run measured one. A selector that matches only part of what it names
+    would otherwise judge the part silently."""
+    missing = []
+    for k, vals in resolved.items():
+        present = {p.get(k) for p in pool}
+        if not vals:
+            missing.append(f"{k} (no value in this run)")
+        missing += [f"{k}={v}" for v in vals if v not in present]
+    return missing
+
+
+def matches_benchmark(cls: str, benchmark: str, wanted: str | None) -> bool:
+    if not wanted:
+        return True
+    return cls == wanted or benchmark == wanted or cls.endswith("." + wanted) or benchmark.endswith("." + wanted)
+
+
+def select(results, spec: dict, metric: str | None = None) -> list:
+    """Results matching a selector: benchmark (class or Class.method, suffix allowed), method,
+    mode, params {name: value, [values], 'max' or 'min'}; with `metric`, only results that have it."""
+    pool = [r for r in results
+            if matches_benchmark(r.cls, r.benchmark, spec.get("benchmark"))
+            and (not spec.get("method") or r.method == spec["method"])
+            and (not spec.get("mode") or r.mode == spec["mode"])
+            and (metric is None or r.metric(metric) is not None)]
+    resolved = resolve_params(spec.get("params"), [r.params for r in pool])
+    return [r for r in pool if param_matches(r.params, resolved)]
+
+
+def find_group(groups, cls: str, method: str, params: dict) -> list:
+    """The groups of `cls` whose method (or method pair's baseline) is `method` and whose params
+    include every name=value of `params`; a cited figure must match exactly one."""
+    return [g for g in groups if g.cls == cls and g.name == method
+            and all(g.params.get(k) == str(v) for k, v in (params or {}).items())]

@@ -1,0 +1,620 @@
+"""The one verdict engine. Every judgement the scripts make is computed here, once, and returned as
+data (Verdict: the figure, its interval, the bar, the outcome and the reason); gate.py, report.py,
+compare.py, reproduce.py and export.py only format what comes back.
+
+- claims and targets (technique files): a ratio inside one run must clear its bar at the
+  pessimistic end of its interval, or lie within +/-X% for an equivalence claim;
+- regressions against a baseline run: absolute time (warn-only across environments), allocation
+  per operation, every pair's in-run ratio against the baseline's (machine speed cancels within a
+  run, so this gates time on any machine), and metrics that disappeared;
+- published figures against the write-ups' claims;
+- cited figures pooled over runs, the JDK-to-JDK table, and the reproduce check.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import evidence, stats
+from .config import JMH_METRICS, Suite, Technique, metric_unit_ok
+from .model import ALLOC, InputError, Metric, Result, Run, comparable, higher_is_better
+from .select import Group, find_group, group_results, matches_benchmark, missing_values, param_matches, resolve_params, select
+from .stats import Figure
+
+FAILING = {"fail", "inconclusive", "not_run", "regression", "missing"}
+
+
+@dataclass
+class Verdict:
+    check: str  # claim, target, time, alloc, ratio, missing, only, published, cited, jdk, reproduce
+    subject: str  # what was judged, for a reader
+    outcome: str  # pass fail inconclusive not_run warn ok regression missing | agrees higher lower too_wide ...
+    reason: str = ""
+    id: str = ""
+    technique: str = ""
+    params: dict = field(default_factory=dict)
+    figure: Figure | None = None
+    bar: float | None = None
+    need: str = ""  # '>=', '<=' or 'within'
+    before: Metric | None = None
+    after: Metric | None = None
+    enforced: bool = True
+    point_clears: bool | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def failing(self) -> bool:
+        return self.outcome in FAILING
+
+
+def describe(r: Result, params: dict | None = None) -> str:
+    from .markdown import fmt_params
+    p = fmt_params(r.params if params is None else params)
+    return f"{r.simple_class}.{r.method} ({r.mode}{', t=' + str(r.threads) if r.threads != 1 else ''})" + (f" [{p}]" if p else "")
+
+
+def _direction(t: Technique | None, metric: str, unit: str) -> bool:
+    """Higher is better for this metric?"""
+    if metric in ("primary", "", None):
+        return higher_is_better(unit)
+    info = (t.metric_info(metric) if t else None) or JMH_METRICS.get(metric)
+    return bool(info and info.get("better") == "higher")
+
+
+def check_units(results, suite: Suite) -> None:
+    """Bad input when a metric the suite judges has a unit it cannot judge (a B/op written as MB,
+    a technique's counter with an undeclared unit)."""
+    used = {}
+    for t, c, _ in suite.all_claims():
+        used.setdefault(t.benchmark, set()).update({c.get("metric", "primary"), c.get("baseline_metric", c.get("metric", "primary"))})
+    for t in suite.techniques:
+        used.setdefault(t.benchmark, set()).update(c.get("metric", "primary") for c in t.cited)
+        used[t.benchmark].add(ALLOC)
+    for r in results:
+        t = suite.technique(r.cls)
+        for name in used.get(r.cls, {ALLOC}):
+            if name == "primary":
+                continue
+            m = r.secondary.get(name)
+            if m is not None and not metric_unit_ok(t, name, m.unit):
+                raise InputError(f"{r.source}: {describe(r)} {name}: unit {m.unit!r} is not the one the suite judges")
+
+
+# ---------------------------------------------------------------- claims and targets
+
+def _claim_groups(results, claim, t: Technique, suite: Suite):
+    bench = claim.get("benchmark", t.benchmark)
+    metric = claim.get("metric", "primary")
+    base_metric = claim.get("baseline_metric", metric)
+    groups = [g for g in group_results([r for r in results if matches_benchmark(r.cls, r.benchmark, bench)], suite)
+              if not claim.get("method") or g.name == claim["method"]]
+    with_sides = [g for g in groups if g.result(claim["variant"]) is not None and g.result(claim["baseline"]) is not None]
+    resolved = resolve_params(claim.get("params"), [g.params for g in with_sides])
+    chosen = [g for g in with_sides if param_matches(g.params, resolved)]
+    missing = missing_values(resolved, [g.params for g in with_sides]) if with_sides else []
+    lacking = sorted({m for g in chosen for lbl, m in ((claim["variant"], metric), (claim["baseline"], base_metric))
+                      if g.result(lbl).metric(m) is None})
+    return chosen, missing, lacking, bench
+
+
+def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True, allow_missing=False) -> list:
+    metric = claim.get("metric", "primary")
+    base_metric = claim.get("baseline_metric", metric)
+    name = f"{claim['id']}: {claim['variant']} vs {claim['baseline']}" + ("" if metric == "primary" else f" {metric}")
+    if base_metric != metric:
+        name = f"{claim['id']}: {claim['variant']} {metric} vs {claim['baseline']} {base_metric}"
+    check = "claim" if enforced else "target"
+    groups, missing, lacking, bench = _claim_groups(results, claim, t, suite)
+    absent = "warn" if allow_missing else "not_run"
+    where = bench.rsplit(".", 1)[-1] + ("." + claim["method"] if claim.get("method") else "")
+    if not groups:
+        return [Verdict(check, name, absent, f"{where} ({claim['variant']} and {claim['baseline']}) not in this run",
+                        claim["id"], t.id, enforced=enforced)]
+    out = []
+    if missing:
+        out.append(Verdict(check, name, absent, f"part of what the claim names is not in this run: {', '.join(missing)}",
+                           claim["id"], t.id, enforced=enforced))
+    if lacking:
+        out.append(Verdict(check, name, absent, f"metric {', '.join(lacking)} not in this run"
+                           + (" (the gc profiler did not run)" if ALLOC in lacking else ""), claim["id"], t.id, enforced=enforced))
+        groups = [g for g in groups if g.result(claim["variant"]).metric(metric) is not None
+                  and g.result(claim["baseline"]).metric(base_metric) is not None]
+    det = t.deterministic(metric) and t.deterministic(base_metric)
+    for g in groups:
+        a, b = g.result(claim["variant"]).metric(metric), g.result(claim["baseline"]).metric(base_metric)
+        if not comparable(a.unit, b.unit) and not (a.unit == "#" or b.unit == "#"):
+            raise InputError(f"{g.result(claim['variant']).source}: {claim['id']}: {a.unit} and {b.unit} cannot be compared")
+        if "min_speedup" in claim:
+            fig = stats.speedup(a, b, _direction(t, metric, a.unit))
+            bar, need, pess, desc = claim["min_speedup"], ">=", fig.lo, "speed-up"
+        elif "max_ratio" in claim:
+            fig = stats.ratio(a, b)
+            bar, need, pess, desc = claim["max_ratio"], "<=", fig.hi, "ratio"
+        elif "min_ratio" in claim:
+            fig = stats.ratio(a, b)
+            bar, need, pess, desc = claim["min_ratio"], ">=", fig.lo, "ratio"
+        else:
+            fig = stats.speedup(a, b, _direction(t, metric, a.unit))
+            bar, need, pess, desc = claim["within_pct"], "within", fig.lo, "ratio"
+        v = fig.value
+        if need == "within":
+            x = 1 + bar / 100
+            note = f"no difference within +/-{bar:g}%: the whole interval inside [{1 / x:.3g}, {x:.3g}]"
+            point_clears = not math.isnan(v) and 1 / x <= v <= x
+            if not fig.known:
+                outcome, note = "inconclusive", note + "; interval unknown (need >= 2 measurement iterations)"
+            else:
+                outcome = "pass" if stats.equivalent(fig, bar) else "fail"
+        else:
+            note = f"{desc} {need} {bar:g}x at the pessimistic end"
+            point_clears = not math.isnan(v) and (v >= bar if need == ">=" else v <= bar)
+            if claim.get("point_score") and not math.isnan(v):
+                pess, note = v, note.replace("at the pessimistic end", "on the point score") + f" ({claim['point_score']})"
+            elif math.isnan(pess) and det and not math.isnan(v):
+                pess, note = v, note + " (deterministic metric: point score)"
+            if math.isnan(pess):
+                outcome, note = "inconclusive", note + "; interval unknown (need >= 2 measurement iterations)"
+            else:
+                outcome = "pass" if (pess >= bar if need == ">=" else pess <= bar) else "fail"
+        label = name if claim.get("method") else f"{name} ({g.name})"
+        out.append(Verdict(check, label, outcome, note, claim["id"], t.id, dict(g.params), fig, bar, need, b, a,
+                           enforced, point_clears, {"why": claim.get("why", "")}))
+    return out
+
+
+def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=False) -> list:
+    """Every CI claim (and, with targets=True, every target) on these results; `ids` restricts
+    the claims to those ids (an unknown id is bad input)."""
+    known = {c["id"] for t, c, e in suite.all_claims() if e or targets}
+    if ids is not None:
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise InputError(f"no claim with id {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    out = []
+    for t, c, enforced in suite.all_claims():
+        if (not enforced and not targets) or (ids is not None and c["id"] not in ids):
+            continue
+        out += judge_claim(results, c, t, suite, enforced, allow_missing)
+    return out
+
+
+# ---------------------------------------------------------------- regressions
+
+def _env_difference(b: Result, c: Result) -> str:
+    diffs = []
+    if b.env.jdk and c.env.jdk and (b.env.jdk, b.env.vm_version) != (c.env.jdk, c.env.vm_version):
+        diffs.append(f"JDK {b.env.jdk} vs {c.env.jdk}")
+    if b.env.jvm_args != c.env.jvm_args:
+        diffs.append(f"JVM options {' '.join(b.env.jvm_args) or '(none)'} vs {' '.join(c.env.jvm_args) or '(none)'}")
+    if b.env.cpu and c.env.cpu and b.env.cpu != c.env.cpu:
+        diffs.append(f"CPU {b.env.cpu} vs {c.env.cpu}")
+    return "; ".join(diffs)
+
+
+def _threshold(reg: dict, benchmark: str) -> float:
+    per = reg.get("per_benchmark") or {}
+    return float(per.get(benchmark, per.get(benchmark.rsplit(".", 1)[0], reg.get("threshold_pct", 10))))
+
+
+def _overlap(a: Metric, b: Metric) -> bool:
+    a, b = a.base(), b.base()
+    return a.lo <= b.hi and b.lo <= a.hi
+
+
+def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
+    """(tolerance in %, where it came from) for a pair: the first of the technique's
+    ratio_tolerances that matches it, else the suite default."""
+    for tol in (t.tolerances if t else []):
+        if tol.get("method") and tol["method"] != group.name:
+            continue
+        if tol.get("variant") and tol["variant"] != label:
+            continue
+        if tol.get("params") and not param_matches(group.params, resolve_params(tol["params"], [group.params])):
+            continue
+        return float(tol["pct"]), tol["why"]
+    return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
+
+
+def judge_regressions(base: Run, cur: Run, suite: Suite, time_warn_only=False, allow_missing=False) -> list:
+    reg = suite.regression
+    min_bytes, min_pct = float(reg.get("alloc_min_bytes", 16)), float(reg.get("alloc_min_pct", 5))
+    out = []
+    bmap = {r.key: r for r in base.results}
+    cmap = {r.key: r for r in cur.results}
+    lost: dict = {}
+    for key, c in cmap.items():
+        b = bmap.get(key)
+        if b is None:
+            out.append(Verdict("only", describe(c), "warn", "only in the current run (new benchmark or param set)",
+                               after=c.primary, params=c.params))
+            continue
+        for name, bm, cm in [("primaryMetric", b.primary, c.primary)] + [
+                (k, m, c.secondary.get(k)) for k, m in b.secondary.items() if c.secondary.get(k) is not None]:
+            if not comparable(bm.unit, cm.unit) and not (bm.unit == cm.unit == "#"):
+                raise InputError(f"{c.source}: {describe(c)} {name}: unit {cm.unit} cannot be compared with the "
+                                 f"baseline's {bm.unit} ({b.source})")
+        env = _env_difference(b, c)
+        thr = _threshold(reg, c.benchmark)
+        fig = stats.speedup(c.primary, b.primary)
+        worse_pct = (1 / fig.value - 1) * 100 if fig.value > 0 else math.inf
+        if not (b.primary.known and c.primary.known):
+            outcome, note = ("warn" if worse_pct > thr else "ok"), "interval unknown"
+        elif worse_pct > thr and not _overlap(b.primary, c.primary):
+            outcome, note = "regression", f"{worse_pct:.0f}% worse (threshold {thr:g}%), intervals apart"
+            if env or time_warn_only:
+                outcome = "warn"
+                note += "; " + (env + ": absolute times are not compared across environments" if env
+                                else "time regressions are warnings in this run")
+        else:
+            outcome, note = "ok", (f"{worse_pct:.0f}% worse, within noise" if worse_pct > 0.5 else "")
+        out.append(Verdict("time", describe(c), outcome, note, figure=fig, before=b.primary, after=c.primary,
+                           params=c.params, extra={"env": env}))
+        ba, ca = b.metric(ALLOC), c.metric(ALLOC)
+        if ba is not None and ca is not None:
+            grow = ca.score - ba.score
+            pct = grow / ba.score * 100 if ba.score > 0 else (math.inf if grow > 0 else 0)
+            apart = not (ba.known and ca.known) or not _overlap(ba, ca)
+            if grow > min_bytes - 0.5 and pct > min_pct and apart:  # 0.5 B slack: JMH's B/op is a measured average
+                outcome, note = "regression", f"+{grow:.1f} B/op (+{pct:.0f}%)"
+            else:
+                outcome, note = "ok", (f"{grow:+.1f} B/op" if abs(grow) >= 0.5 else "")
+            out.append(Verdict("alloc", describe(c), outcome, note, figure=Figure(grow), before=ba, after=ca, params=c.params))
+        for name in b.secondary:
+            if c.metric(name) is None:
+                lost.setdefault(name, []).append(describe(c))
+    for name, where in sorted(lost.items()):
+        hint = " (the gc profiler did not run: -Djmh.prof replaced it?)" if name.startswith("gc.") else ""
+        out.append(Verdict("missing", name, "warn" if allow_missing else "missing",
+                           f"the baseline has {name} for {len(where)} result(s) this run also measured, this run has none{hint}; "
+                           f"first: {where[0]}"))
+    for key, b in bmap.items():
+        if key not in cmap:
+            out.append(Verdict("only", describe(b), "warn", "only in the baseline (not in the current run)",
+                               before=b.primary, params=b.params))
+    out += judge_ratio_regressions(base, cur, suite)
+    return out
+
+
+def judge_ratio_regressions(base: Run, cur: Run, suite: Suite) -> list:
+    """Every pair's in-run gain against the baseline run's: a loss of more than the pair's tolerance
+    (X%: the change's interval lies wholly below 1 - X/100) is a regression, on any machine; a
+    different JDK or JVM options make it a warning (the gain itself may move with the JDK)."""
+    out = []
+    bgroups = {(g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind): g
+               for g in group_results(base.results, suite)}
+    for g in group_results(cur.results, suite):
+        bg = bgroups.get((g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind))
+        if bg is None or g.baseline is None or bg.baseline != g.baseline:
+            continue
+        t = suite.technique(g.cls)
+        cb, bb = g.base_result(), bg.base_result()
+        for label, r in g.rows:
+            br = bg.result(label)
+            if r is cb or br is None:
+                continue
+            now = stats.speedup(r.primary, cb.primary)
+            then = stats.speedup(br.primary, bb.primary)
+            moved = stats.change(then, now)
+            tol, source = ratio_tolerance(suite, t, g, label)
+            floor = 1 - tol / 100
+            from .markdown import fmt_ratio
+            subject = f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" [{_params(g.params)}]" if g.params else "")
+            env = _env_difference(br, r) or _env_difference(bb, cb)
+            env = "; ".join(x for x in env.split("; ") if x and not x.startswith("CPU"))
+            basis = f"baseline {fmt_ratio(*then)}, now {fmt_ratio(*now)}; tolerance {tol:g}% ({source})"
+            if not moved.known:
+                outcome, note = "ok", "interval unknown; " + basis
+            elif moved.hi < floor:
+                outcome, note = "regression", f"the gain fell by more than {tol:g}% even at the optimistic end; {basis}"
+                if env:
+                    outcome, note = "warn", note + f"; {env}: the gain may move with the JDK"
+            elif moved.lo > 1 + tol / 100:
+                outcome, note = "ok", f"the gain grew; {basis}"
+            else:
+                outcome, note = "ok", basis
+            out.append(Verdict("ratio", subject, outcome, note, figure=moved, bar=floor, need=">=", params=g.params,
+                               technique=t.id if t else "", extra={"then": then, "now": now, "tolerance_pct": tol}))
+    return out
+
+
+def _params(p: dict) -> str:
+    from .markdown import fmt_params
+    return fmt_params(p)
+
+
+# ---------------------------------------------------------------- published claims
+
+def published_figure(results, p: dict, t: Technique) -> tuple[Figure, int, int] | None:
+    m = p["measure"]
+    metric = m.get("metric", "primary")
+    after = select(results, {"benchmark": t.benchmark, **m["after"]}, metric)
+    before = select(results, {"benchmark": t.benchmark, **m["before"]}, metric)
+    if not after or not before:
+        return None
+    a = stats.geomean_metric([r.metric(metric) for r in after])
+    b = stats.geomean_metric([r.metric(metric) for r in before])
+    fig = stats.speedup(a, b, _direction(t, metric, after[0].metric(metric).unit)) if m["kind"] == "speedup" else stats.ratio(a, b)
+    return fig, len(after), len(before)
+
+
+def judge_published(runs: list, suite: Suite, only: Technique | None = None) -> list:
+    """Each write-up claim against our figure, pooled over `runs` (lists of results, one per run;
+    run envelope): agrees when the point lies in the published figure widened by its tolerance (the
+    band) and the whole interval within the band widened once more; does not agree when the interval
+    lies wholly outside the band; inconclusive otherwise."""
+    out = []
+    for t in suite.techniques:
+        if only is not None and t is not only:
+            continue
+        for p in t.published:
+            per_run = [f for f in (published_figure(rs, p, t) for rs in runs) if f is not None]
+            pub, tol = float(p["published"]), float(p.get("tolerance", 1.5))
+            band = (pub / tol, pub * tol)
+            v = Verdict("published", p["claim"], "not_run", "The benchmarks for this claim are not in these results.",
+                        p["id"], t.id, bar=pub, extra={"band": band, "runs": len(per_run)})
+            if per_run:
+                fig = stats.envelope([f for f, _, _ in per_run])
+                _, na, nb = per_run[0]
+                share = p.get("cpu_share")
+                measured = fig
+                if share:
+                    measured = Figure(*(stats.amdahl(x, share) for x in fig))
+                lo, hi, val = measured.lo, measured.hi, measured.value
+                if not measured.known or math.isnan(val):
+                    outcome = "inconclusive"
+                elif hi < band[0]:
+                    outcome = "lower"
+                elif lo > band[1]:
+                    outcome = "higher"
+                elif not band[0] <= val <= band[1] or lo < band[0] / tol or hi > band[1] * tol:
+                    outcome = "too_wide"
+                else:
+                    outcome = "agrees"
+                why = (p.get("why") or {}).get(outcome, "")
+                if outcome == "too_wide":
+                    why = ("The interval overlaps the published band but is too wide to confirm it; "
+                           "rerun with more forks or iterations on a quiet machine.")
+                    side = "lower" if val < band[0] else "higher" if val > band[1] else None
+                    if side and (p.get("why") or {}).get(side):
+                        why += f" The point lies {side} than the band: {p['why'][side]}"
+                v = Verdict("published", p["claim"], outcome, why, p["id"], t.id, figure=fig, bar=pub,
+                            extra={"band": band, "runs": len(per_run), "n": (na, nb), "share": share, "end_to_end": measured})
+            out.append(v)
+    return out
+
+
+# ---------------------------------------------------------------- pooled evidence
+
+@dataclass
+class Pool:
+    """Full runs of one technique's code in one environment."""
+    technique: Technique
+    code: str | None
+    env: object  # model.Environment without host/cpu
+    runs: list  # [(Run, [Result of this technique])]
+
+    @property
+    def machines(self) -> list:
+        return sorted({run.host or f"unknown:{run.name}" for run, _ in self.runs})
+
+
+def _env_key(r: Result):
+    from .model import Environment
+    return Environment(r.env.jdk, r.env.vm, r.env.vm_version, r.env.jvm_args)
+
+
+def pools(runs: list, suite: Suite, require_full=True) -> list:
+    """Group the runs' results per (technique, benchmark code, environment). Results of a run that
+    is not a full run are left out when require_full (the report pools results/; files a user names
+    are taken as given)."""
+    out: dict = {}
+    for run in runs:
+        ok, _ = evidence.full_run(run)
+        if require_full and not ok:
+            continue
+        for t in suite.techniques:
+            rs = [r for r in run.results if r.cls == t.benchmark]
+            if not rs:
+                continue
+            code = evidence.run_code(t, run) if require_full else (evidence.run_code(t, run) or f"given:{run.name}")
+            if code is None:
+                code = f"unknown:{run.name}"
+            by_env: dict = {}
+            for r in rs:
+                by_env.setdefault(_env_key(r), []).append(r)
+            for env, rr in by_env.items():
+                key = (t.id, code, env)
+                out.setdefault(key, Pool(t, code, env, []))
+                out[key].runs.append((run, rr))
+    return list(out.values())
+
+
+def cited_figure(results, t: Technique, c: dict, suite: Suite) -> tuple[Figure, Result, Result] | None:
+    groups = find_group(group_results(results, suite), t.benchmark, c["method"], c.get("params") or {})
+    metric = c.get("metric", "primary")
+    for g in groups[:1]:
+        a, b = g.result(c["variant"]), g.result(c["baseline"])
+        if a is None or b is None or a.metric(metric) is None or b.metric(metric) is None:
+            return None
+        am, bm = a.metric(metric), b.metric(metric)
+        if c.get("kind") == "ratio":
+            return stats.ratio(am, bm), a, b
+        return stats.speedup(am, bm, _direction(t, metric, am.unit)), a, b
+    return None
+
+
+def coverage(runs: list) -> str:
+    """What a pooled interval covers, in words: how many runs, on how many machines."""
+    n = len(runs)
+    labels = {r.host or f"unknown:{r.name}" for r in runs}
+    inferred = any(not r.host or r.host.startswith("cpu:") for r in runs)
+    if n == 1:
+        return "single run: the interval covers the error within that run only, not the spread between machines"
+    if len(labels) == 1 and inferred:
+        return (f"{n} runs that recorded no host id, all on the same CPU model: the interval covers their spread, "
+                "perhaps not the spread between machines")
+    if len(labels) == 1:
+        return f"{n} runs on one machine: the interval covers their spread, not the spread between machines"
+    m = f"at least {len(labels)}" if inferred else str(len(labels))
+    how = " (told apart by CPU model where a run recorded no host id)" if inferred else ""
+    return f"{n} runs on {m} machines{how}: the envelope of their intervals"
+
+
+def judge_cited(pool: Pool, suite: Suite) -> list:
+    """Each figure the technique cites, per run and pooled (run envelope) over the pool's runs."""
+    out = []
+    t = pool.technique
+    for c in t.cited:
+        per_run = []
+        for run, rs in pool.runs:
+            got = cited_figure(rs, t, c, suite)
+            if got is not None:
+                per_run.append((run, got[0], got[1], got[2]))
+        if not per_run:
+            continue
+        pooled = stats.envelope([f for _, f, _, _ in per_run])
+        machines = sorted({run.host or f"unknown:{run.name}" for run, *_ in per_run})
+        out_note = coverage([run for run, *_ in per_run])
+        out.append(Verdict("cited", c["label"], "cited", out_note, c["id"], t.id, dict(c.get("params") or {}), pooled,
+                           extra={"runs": [(run.name, f, a, b) for run, f, a, b in per_run], "machines": machines,
+                                  "metric": c.get("metric", "primary"), "method": c["method"], "variant": c["variant"],
+                                  "baseline": c["baseline"], "env": pool.env, "code": pool.code}))
+    return out
+
+
+def compare_environments(base: list, other: list, tolerance_for) -> list:
+    """Cited verdicts of one environment against another's: the ratio of the two gains with its
+    interval, and whether the gain grew, shrank, held (no change beyond the pair's tolerance) or is
+    unsettled (the interval is too wide to say)."""
+    out = []
+    bmap = {v.id: v for v in base}
+    for v in other:
+        b = bmap.get(v.id)
+        if b is None:
+            continue
+        moved = stats.change(b.figure, v.figure)
+        tol = tolerance_for(v)
+        if not moved.known:
+            outcome = "unsettled"
+        elif moved.lo > 1:
+            outcome = "grew"
+        elif moved.hi < 1:
+            outcome = "shrank"
+        elif stats.equivalent(moved, tol):
+            outcome = "held"
+        else:
+            outcome = "unsettled"
+        out.append(Verdict("jdk", v.subject, outcome, f"tolerance +/-{tol:g}%", v.id, v.technique, v.params, moved,
+                           extra={"before": b, "after": v}))
+    return out
+
+
+def reproduce(cited: list, runs: list, suite: Suite) -> list:
+    """For every cited figure (as report.py wrote them to results/cited.json) that the given runs
+    measured in the same environment (JDK feature release, VM and JVM options), the new figure
+    (pooled over the given runs) and whether its ratio lies inside the cited interval."""
+    out = []
+    for c in cited:
+        t = suite.by_id(c["technique"])
+        if t is None:
+            continue
+        spec = next((x for x in t.cited if x["id"] == c["id"]), None)
+        if spec is None:
+            continue
+        figs, names = [], []
+        for run in runs:
+            rs = [r for r in run.results if r.cls == t.benchmark and _env_matches(r, c["env"])]
+            got = cited_figure(rs, t, spec, suite) if rs else None
+            if got is not None:
+                figs.append(got[0])
+                names.append(run.name)
+        if not figs:
+            continue
+        new = stats.envelope(figs)
+        cited_fig = Figure(c["value"], c["lo"], c["hi"])
+        if not cited_fig.known:
+            outcome, note = "inconclusive", "the cited figure has no interval"
+        elif math.isnan(new.value):
+            outcome, note = "inconclusive", "no ratio in the new run"
+        elif cited_fig.contains(new.value):
+            outcome, note = "reproduces", "the new ratio lies inside the cited interval"
+        else:
+            side = "below" if new.value < cited_fig.lo else "above"
+            outcome, note = "differs", f"the new ratio lies {side} the cited interval"
+        out.append(Verdict("reproduce", c["label"], outcome, note, c["id"], t.id, c.get("params") or {}, new,
+                           extra={"cited": cited_fig, "env": c["env"], "runs": names}))
+    return out
+
+
+def _env_matches(r: Result, env: dict) -> bool:
+    return r.env.jdk_major == env.get("jdk_major") and r.env.vm == env.get("vm") and list(r.env.jvm_args) == list(env.get("jvm_args", []))
+
+
+# ---------------------------------------------------------------- everything the report shows
+
+@dataclass
+class TechniqueEvidence:
+    technique: Technique
+    pools: list  # the pools of the code shown, reference environment first
+    stale: bool  # no full run of the current code: the newest code's runs are shown instead
+    cited: dict  # id(pool) -> [Verdict]
+    comparisons: list  # [(Pool, [Verdict jdk])] for every other environment against the reference
+    published: list
+    claims: list  # claims and targets on the newest reference run
+    newest: tuple | None  # (Run, [Result]) newest run of the reference pool
+
+    @property
+    def reference(self):
+        return self.pools[0] if self.pools else None
+
+
+def env_order(env, reference_jdk: str = "17"):
+    """The reference environment first (the reference JDK with the fewest extra JVM options), then
+    by JDK feature release and options."""
+    major = int(env.jdk_major) if env.jdk_major.isdigit() else 999
+    return (env.jdk_major != reference_jdk, major, len(env.jvm_args), env.jvm_args)
+
+
+def _newest_run(pool):
+    return max(pool.runs, key=lambda rr: rr[0].name)
+
+
+def assemble(runs: list, suite: Suite, require_full=True) -> list:
+    """Judge once: for every technique, the pooled figures of its current code per environment,
+    the comparisons between environments, the published comparisons and the claims."""
+    all_pools = pools(runs, suite, require_full)
+    out = []
+    for t in suite.techniques:
+        mine = [p for p in all_pools if p.technique is t]
+        if not mine:
+            continue
+        current = evidence.fingerprint(t, None) if require_full else None
+        shown = [p for p in mine if p.code == current] if current else []
+        stale = require_full and not shown
+        if not shown:
+            newest_pool = max(mine, key=lambda p: _newest_run(p)[0].name)
+            shown = [p for p in mine if p.code == newest_pool.code]
+        shown.sort(key=lambda p: env_order(p.env))
+        cited = {id(p): judge_cited(p, suite) for p in shown}
+        ref = shown[0]
+
+        def tol(v, t=t):
+            spec = next((c for c in t.cited if c["id"] == v.id), {})
+            g = Group(t.benchmark, spec.get("method", ""), "", 1, dict(spec.get("params") or {}), "variant")
+            return ratio_tolerance(suite, t, g, spec.get("variant", ""))[0]
+        comparisons = [(p, compare_environments(cited[id(ref)], cited[id(p)], tol)) for p in shown[1:]]
+        published = judge_published([rs for _, rs in ref.runs], suite, t)
+        newest = _newest_run(ref)
+        claims = judge_claim_set(newest[1], suite, t)
+        out.append(TechniqueEvidence(t, shown, stale, cited, comparisons, published, claims, newest))
+    return out
+
+
+def judge_claim_set(results, suite: Suite, t: Technique) -> list:
+    """A technique's CI claims and targets on one run's results, as the report shows them."""
+    out = []
+    for c in t.claims:
+        out += judge_claim(results, c, t, suite, True, allow_missing=True)
+    for c in t.targets:
+        out += judge_claim(results, c, t, suite, False, allow_missing=True)
+    return out

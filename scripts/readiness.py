@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Which variants work on the next JDK: read the surefire reports of `mvn -P readiness test` (every
+test class run on the JDK 25 toolchain with --sun-misc-unsafe-memory-access=deny) and write, per
+technique, per variant, whether all of that variant's parameterized tests passed there.
+
+    mvn -P readiness test                   # needs a JDK 25 toolchain (see the README)
+    python3 scripts/readiness.py            # -> results/readiness-jdk25.json (report.py shows it)
+    python3 scripts/readiness.py --check    # exit 1 when the reports disagree with the committed file
+
+A variant is an invocation of a @ParameterizedTest over the technique's variant enum: surefire
+names it "[n] VARIANT" (the pom's readiness profile asks for phrased names). Tests that take no
+variant are listed by name. Exit 2 on bad input (no reports, unreadable XML).
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from hpb import cli, config
+from hpb.markdown import write_atomic
+from hpb.model import REPO, RESULTS_DIR, InputError
+
+REPORTS = REPO / "target" / "readiness-reports"
+OPTION = "--sun-misc-unsafe-memory-access=deny"
+VARIANT = re.compile(r"\[\d+\]\s*([A-Z][A-Z0-9_]*)\b")
+
+
+def first_line(text: str) -> str:
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()[:300]
+    return ""
+
+
+def read_reports(folder: Path) -> tuple[dict, dict]:
+    """({test class: {"variants": {...}, "other": [...]}}, {"jdk": ..., "vm": ...})."""
+    files = sorted(Path(folder).glob("TEST-*.xml"))
+    if not files:
+        raise InputError(f"{folder}: no surefire reports (run `mvn -P readiness test` first)")
+    out: dict = {}
+    env: dict = {}
+    for f in files:
+        try:
+            root = ET.parse(f).getroot()
+        except (ET.ParseError, OSError) as e:
+            raise InputError(f"{f}: not a surefire report ({e.__class__.__name__})")
+        props = {p.get("name"): p.get("value") for p in root.iter("property")}
+        if props.get("java.version"):
+            env = {"jdk": props.get("java.version"), "vm": props.get("java.vm.name", ""),
+                   "runtime": props.get("java.runtime.version", "")}
+        for case in root.iter("testcase"):
+            cls, name = case.get("classname", ""), case.get("name", "")
+            problem = case.find("failure")
+            if problem is None:
+                problem = case.find("error")
+            skipped = case.find("skipped") is not None
+            entry = out.setdefault(cls, {"variants": {}, "other": []})
+            message = "" if problem is None else first_line(problem.get("message") or problem.text or problem.get("type", ""))
+            m = VARIANT.search(name)
+            if m:
+                v = entry["variants"].setdefault(m.group(1), {"works": True, "failures": []})
+                if problem is not None:
+                    v["works"] = False
+                    v["failures"].append(f"{re.sub(r'[(].*', '', name).strip()}: {message}")
+            elif not skipped:
+                entry["other"].append({"test": re.sub(r"\(.*", "", name), "works": problem is None,
+                                       **({"message": message} if problem is not None else {})})
+    return out, env
+
+
+def build(folder: Path, suite) -> dict:
+    reports, env = read_reports(folder)
+    if not env.get("jdk", "").startswith("25"):
+        raise InputError(f"{folder}: these reports ran on JDK {env.get('jdk', '?')}, not 25 (was the readiness profile used?)")
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    techniques = {}
+    for t in suite.techniques:
+        if t.test in reports:
+            techniques[t.test] = reports[t.test]
+    missing = [t.test for t in suite.techniques if t.test not in reports]
+    if missing:
+        raise InputError(f"{folder}: no report for {', '.join(missing)}")
+    return {"jdk": env["jdk"], "vm": env.get("vm", ""), "runtime": env.get("runtime", ""), "option": OPTION,
+            "commit": commit, "techniques": techniques}
+
+
+def verdicts_of(d: dict) -> dict:
+    """What --check compares: per test class, each variant's and each other test's works/fails."""
+    return {cls: {**{v: i["works"] for v, i in t["variants"].items()}, **{o["test"]: o["works"] for o in t["other"]}}
+            for cls, t in d["techniques"].items()}
+
+
+@cli.guarded
+def main(argv=None) -> int:
+    ap = cli.Parser(prog="readiness.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--reports", default=str(REPORTS), help="surefire reports of the readiness profile")
+    ap.add_argument("--out", default=str(RESULTS_DIR / "readiness-jdk25.json"))
+    ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
+    a = ap.parse_args(argv)
+    suite = config.load_suite()
+    fresh = build(Path(a.reports), suite)
+    out = Path(a.out)
+    if a.check:
+        if not out.is_file():
+            raise InputError(f"{out}: no such file to check against")
+        try:
+            committed = json.loads(out.read_text(encoding="utf-8"))
+            old = verdicts_of(committed)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise InputError(f"{out}: not a readiness file")
+        new = verdicts_of(fresh)
+        diffs = [f"{cls} {name}: committed {'works' if old.get(cls, {}).get(name) else 'fails'}, now "
+                 f"{'works' if ok else 'fails'}" for cls, tests in new.items() for name, ok in tests.items()
+                 if old.get(cls, {}).get(name) != ok]
+        diffs += [f"{cls} {name}: in the committed file, not run now" for cls, tests in old.items()
+                  for name in tests if name not in new.get(cls, {})]
+        for d in diffs:
+            print(d)
+        print(f"READINESS: {'differs from' if diffs else 'matches'} {out.name} (JDK {fresh['jdk']}, {OPTION})")
+        return 1 if diffs else 0
+    write_atomic(out, json.dumps(fresh, indent=1) + "\n")
+    works = sum(i["works"] for t in fresh["techniques"].values() for i in t["variants"].values())
+    total = sum(len(t["variants"]) for t in fresh["techniques"].values())
+    print(f"{out}: {works} of {total} variants work on JDK {fresh['jdk']} with {OPTION}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

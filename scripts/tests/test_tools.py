@@ -1,0 +1,209 @@
+"""export.py, reproduce.py, ci_plan.py, and a technique added in one file."""
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+import ci_plan
+import export
+import reproduce
+from conftest import FULL_AMD, FULL_OLD, I1, I3, REPO, SCRIPTS, copy_run, is_, scale, techniques_copy
+from hpb import config
+from hpb.model import convert, load, unit_kind
+
+
+# ---------------------------------------------------------------- export
+
+def parse_bmf(text: str) -> dict:
+    """Bencher Metric Format as its published JSON schema states it: an object of benchmark names
+    (1..1024 characters) to objects of measure slugs (1..64) to {value (number, required),
+    lower_value, upper_value (numbers)}; nothing else."""
+    doc = json.loads(text)
+    assert isinstance(doc, dict) and doc
+    for name, measures in doc.items():
+        assert isinstance(name, str) and 0 < len(name) <= 1024
+        assert isinstance(measures, dict) and measures
+        for slug, m in measures.items():
+            assert isinstance(slug, str) and 0 < len(slug) <= 64
+            assert isinstance(m, dict) and set(m) <= {"value", "lower_value", "upper_value"} and "value" in m
+            assert all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in m.values())
+    return doc
+
+
+def parse_gab(text: str) -> list:
+    """github-action-benchmark's custom tools: a JSON array of {name (string), unit (string),
+    value (number)} with optional range and extra (strings); nothing else."""
+    doc = json.loads(text)
+    assert isinstance(doc, list)
+    for e in doc:
+        assert set(e) <= {"name", "unit", "value", "range", "extra"} and {"name", "unit", "value"} <= set(e)
+        assert isinstance(e["name"], str) and isinstance(e["unit"], str)
+        assert isinstance(e["value"], (int, float)) and not isinstance(e["value"], bool)
+        assert all(isinstance(e[k], str) for k in ("range", "extra") if k in e)
+    return doc
+
+
+def test_bencher_export_round_trips_every_result(tmp_path):
+    out = tmp_path / "bmf.json"
+    assert export.main([str(FULL_AMD), "--format", "bencher", "--out", str(out)]) == 0
+    doc = parse_bmf(out.read_text())
+    results = load(FULL_AMD).results
+    assert len(doc) == len(results) == 162  # params in every name: no result lost
+    for r in results:
+        m = doc[export.bench_name(r)]
+        if unit_kind(r.primary.unit)[0] == "rate":
+            assert m["throughput"]["value"] == pytest.approx(convert(r.primary.score, r.primary.unit, "ops/s"))
+            assert "latency" not in m
+        else:
+            assert m["latency"]["value"] == pytest.approx(convert(r.primary.score, r.primary.unit, "ns/op"))
+        assert m["alloc-bytes-per-op"]["value"] == pytest.approx(r.secondary["gc.alloc.rate.norm"].score)
+        if r.simple_class == "MapKeyBenchmark":
+            assert m["bytes-per-entry"]["value"] == pytest.approx(r.secondary["bytesPerEntry"].score)
+        for v in m.values():
+            if "lower_value" in v:
+                assert 0 <= v["lower_value"] <= v["value"] * (1 + 1e-12) and v["value"] <= v["upper_value"] * (1 + 1e-12)
+
+
+def test_bencher_export_of_a_quick_run_leaves_out_unknown_intervals(tmp_path):
+    out = tmp_path / "bmf.json"
+    assert export.main([str(I1), "--format", "bencher", "--out", str(out)]) == 0
+    doc = parse_bmf(out.read_text())
+    assert "NaN" not in out.read_text()
+    assert all(set(m) == {"value"} for measures in doc.values() for m in measures.values())
+
+
+def test_github_action_benchmark_export_puts_each_metric_in_its_direction(tmp_path):
+    assert export.main([str(FULL_AMD), "--format", "github-action-benchmark", "--out", str(tmp_path)]) == 0
+    bigger = parse_gab((tmp_path / "bigger-is-better.json").read_text())
+    smaller = parse_gab((tmp_path / "smaller-is-better.json").read_text())
+    results = load(FULL_AMD).results
+    names = [e["name"] for e in bigger + smaller]
+    assert len(names) == len(set(names))
+    by = {e["name"]: e for e in bigger + smaller}
+    for r in results:
+        e = by[export.bench_name(r)]
+        assert e["value"] == r.primary.score and e["unit"] == r.primary.unit
+        assert (e in bigger) == r.primary.unit.startswith("ops/")  # throughput up, time down
+        alloc = by[export.bench_name(r) + " gc.alloc.rate.norm"]
+        assert alloc in smaller and alloc["unit"] == "B/op"
+    assert {e["unit"] for e in smaller if e["name"].endswith(" bytesPerEntry")} == {"bytes"}
+    p = subprocess.run([sys.executable, str(SCRIPTS / "export.py"), str(FULL_AMD), "--format", "github-action-benchmark"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "needs --out DIR" in p.stderr
+
+
+# ---------------------------------------------------------------- reproduce
+
+def cited_from(tmp_path, *runs):
+    import report
+    assert report.main([*map(str, runs), "--out", str(tmp_path / "REPORT.md"), "--no-charts"]) == 0
+    return tmp_path / "cited.json"
+
+
+def run_reproduce(*args):
+    return subprocess.run([sys.executable, str(SCRIPTS / "reproduce.py"), *map(str, args)], capture_output=True, text=True)
+
+
+def test_reproduce_on_real_runs(tmp_path):
+    # Cited from the newer committed run alone, the validator's 129.3x [117.9, 141.8] does not survive
+    # the older run of the same validator code on the same kind of machine (114.3x): a single run's
+    # interval covers the error within that run, not the spread between runs. splitFirst's does.
+    cited = cited_from(tmp_path, FULL_AMD)
+    p = run_reproduce(FULL_OLD, "--cited", cited)
+    assert p.returncode == 1, p.stdout
+    lines = p.stdout.splitlines()
+    shared = [line for line in lines if line.startswith("Shared Validator vs a ValidatorFactory per call, warm")]
+    assert len(shared) == 1 and "129.3x [117.9, 141.8]" in shared[0] and "114.3x [104.4, 125.3]" in shared[0]
+    assert "DIFFERS" in shared[0] and "below the cited interval" in shared[0]
+    first = [line for line in lines if line.startswith('splitFirst vs String.split(d)[0], "||"')]
+    assert "63.3x [59.2, 67.9]" in first[0] and "61x [35.2, 106.5]" in first[0] and "REPRODUCES" in first[0]
+    colon = [line for line in lines if '"::" delimiter' in line]
+    assert "DIFFERS" in colon[0] and "above the cited interval" in colon[0]
+    assert re.match(r"REPRODUCE: \d+ of \d+ cited figures reproduce; \d+ do not", lines[-1])
+    # the cited run itself reproduces everything
+    p = run_reproduce(FULL_AMD, "--cited", cited)
+    assert p.returncode == 0 and p.stdout.splitlines()[-1].endswith("cited figures reproduce")
+
+
+def test_reproduce_matches_the_environment(tmp_path):
+    cited = cited_from(tmp_path, FULL_AMD)
+    other = copy_run(FULL_AMD, tmp_path / "jdk25.json", lambda d: [r.update(jdkVersion="25.0.1") for r in d])
+    p = run_reproduce(other, "--cited", cited)
+    assert p.returncode == 1 and "none of the cited figures is in these runs" in p.stdout
+
+
+def test_reproduce_bad_input(tmp_path, fixtures):
+    cited = cited_from(tmp_path, FULL_AMD)
+    for args, needle in [([fixtures / "notjson.json", "--cited", cited], "notjson.json"),
+                         ([FULL_AMD, "--cited", fixtures / "notjson.json"], "notjson.json"),
+                         ([FULL_AMD, "--cited", tmp_path / "none.json"], "no such file"),
+                         ([FULL_AMD, "--cited", I3], "not a list of cited figures")]:
+        p = run_reproduce(*args)
+        assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and needle in p.stderr, p.stderr
+
+
+# ---------------------------------------------------------------- CI
+
+def test_every_claim_is_gated_by_ci(suite):
+    planned = ci_plan.plan(suite)
+    gated = {i for _, ids, _ in planned for i in ids}
+    assert gated == {c["id"] for t in suite.techniques for c in t.claims}
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "scripts/ci_plan.py" in ci and "--claim-ids" in ci
+    assert not re.search(r"--claim-ids[= ]+[a-z]", ci), ".ci/run must not list claim ids by hand"
+
+
+def test_per_claim_passes_run_just_what_the_claim_names(suite):
+    planned = {ids[0]: args for name, ids, args in ci_plan.plan(suite) if name == "precise"}
+    split = planned["split-indexof-2char-2x"]
+    assert split[:3] == ["-Djmh.include=SplitBenchmark.split$", "-Djmh.p.delimiter=||,::", "-Djmh.p.fields=16"]
+    assert "-Djmh.i=10" in split
+
+
+def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
+    techs = techniques_copy(tmp_path, lambda f: f["keys"]["claims"].append(
+        {"id": "keys-new", "ci": "short", "metric": "bytesPerEntry", "variant": "LONG_KEY", "baseline": "STRING_KEY",
+         "max_ratio": 0.5}))
+    monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
+    short = [ids for name, ids, _ in ci_plan.plan(config.load_suite()) if name == "short"][0]
+    assert "keys-new" in short
+
+
+# ---------------------------------------------------------------- a new technique in one file
+
+def test_a_new_technique_appears_in_report_gate_and_ci_with_no_other_file(tmp_path, monkeypatch, capsys):
+    """A technique is added by writing its file under scripts/techniques/: report, gate and CI find it.
+    (Its Java classes produce the results; here a real run's split results are renamed into it.)"""
+    def edit(files):
+        files["rename"] = {
+            "title": "Renaming: a test technique", "benchmark": "io.hotpathbench.rename.RenameBenchmark",
+            "test": "io.hotpathbench.rename.RenameTest", "baseline": "OLD",
+            "cited": [{"id": "rename-fig", "label": "NEW vs OLD", "method": "run", "variant": "NEW", "baseline": "OLD"}],
+            "answer": {"cite": "rename-fig", "pick": "NEW"},
+            "claims": [{"id": "rename-2x", "ci": "short", "method": "run", "variant": "NEW", "baseline": "OLD", "min_speedup": 1.5}]}
+    techs = techniques_copy(tmp_path, edit)
+    monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
+
+    def rename(data):
+        data[:] = [r for r in data if r["benchmark"].endswith(".split") and r["params"]["delimiter"] == "||"
+                   and r["params"]["fields"] == "16" and r["params"]["variant"] in ("JDK_SPLIT", "INDEX_OF")]
+        for r in data:
+            r["benchmark"] = "io.hotpathbench.rename.RenameBenchmark.run"
+            r["params"] = {"variant": {"JDK_SPLIT": "OLD", "INDEX_OF": "NEW"}[r["params"]["variant"]]}
+    run = copy_run(FULL_AMD, tmp_path / "20261123T082102Z-a796d13.json", rename)
+    # CI
+    assert ("short" in [n for n, ids, _ in ci_plan.plan(config.load_suite()) if "rename-2x" in ids])
+    # gate
+    import gate
+    assert gate.main([str(run), "--baseline", str(run), "--claim-ids", "rename-2x"]) == 0
+    assert "rename-2x: NEW vs OLD" in capsys.readouterr().out
+    # report (files given: taken as given)
+    import report
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- answers:start -->\n<!-- answers:end -->\n<!-- figures:start -->\n<!-- figures:end -->\n")
+    assert report.main([str(run), "--out", str(tmp_path / "REPORT.md"), "--no-charts", "--readme", str(readme)]) == 0
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "## Renaming: a test technique" in text and "NEW vs OLD" in text
+    assert "Renaming: a test technique" in readme.read_text() and "3.53x [3.37, 3.7]" in readme.read_text()
