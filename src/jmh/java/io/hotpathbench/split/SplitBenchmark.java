@@ -19,21 +19,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Splits seeded feature lines ({@code fields} key=value pairs joined by {@code delimiter}, see
- * {@link FeatureLines}) the way a push-recommendation service did on its hot path. {@code split}
- * returns every token as a {@code List} through each {@link SplitterType} {@code variant}: the
- * JDK's {@code String.split} with a hand-escaped regex (baseline; JDK 17 has a no-regex fast path
- * for {@code ","} and {@code "\\|"} but compiles a {@code Pattern} per call for {@code "\\|\\|"}
- * and {@code "::"}), a precompiled {@code Pattern}, Commons Lang, Guava, and the custom
- * {@code indexOf} splitter; all return the same list (see {@code SplitterTest}). The first-token
- * methods need one token only: {@code jdkSplitFirst} ({@code split(d)[0]}),
- * {@code jdkSplitLimitFirst} ({@code split(d, 2)[0]}) and the custom {@code splitFirst}, which
- * stops at the first delimiter; they read their own state without {@code variant}, so they run once
- * per (delimiter, fields). Read {@code gc.alloc.rate.norm} against the allocation floor of
- * {@link AllocationFloor}: 24 + align8(16 + 4n) + sum over the n tokens of
- * (24 + align8(16 + length)) bytes (282, 1009 and 3918 B for 4, 16 and 64 fields). {@code split}
- * reports that floor, averaged over the lines it cycles through, as the secondary metric
- * {@code allocFloor} (bytes per operation) beside {@code gc.alloc.rate.norm}, and the CI gate holds
- * {@code INDEX_OF} within 10% of it. Run with {@code mvn jmh:run -Djmh.include=Split}.
+ * {@link FeatureLines}) the way a push-recommendation service did on its hot path: the JDK's
+ * {@code String.split} (the baseline), the alternatives teams reach for, and a custom {@code indexOf}
+ * splitter with a {@code splitFirst} that stops at the first delimiter. All variants return the same
+ * tokens ({@code SplitterTest}). Run with {@code mvn jmh:run -Djmh.include=Split}.
  */
 // 96 configurations (60 split, 36 first-token) at the suite's 2 forks x 10 s would take ~35 min;
 // one fork, 3 s of warm-up (the regex path needs ~2 s to reach C2 steady state) and 6 x 0.4 s of
@@ -115,21 +104,38 @@ public class SplitBenchmark extends BenchmarkDefaults {
         }
     }
 
+    /**
+     * Every token as a {@code List}, through each {@link SplitterType} {@code variant}: the JDK's
+     * {@code String.split} with a hand-escaped regex (JDK 17 has a no-regex fast path for {@code ","} and
+     * {@code "\\|"}, but compiles a {@code Pattern} per call for {@code "\\|\\|"} and {@code "::"}), a
+     * precompiled {@code Pattern}, Commons Lang, Guava, and the {@code indexOf} splitter. Read
+     * {@code gc.alloc.rate.norm} against {@code allocFloor}, the bytes of {@link AllocationFloor}: a
+     * splitter that allocates only the tokens and one list needs 24 + align8(16 + 4n) + the sum over
+     * the n tokens of (24 + align8(16 + length)) bytes (282, 1009 and 3918 B for 4, 16 and 64 fields);
+     * the CI gate holds {@code INDEX_OF} within 10% of it.
+     */
     @Benchmark
     public List<String> split(SplitState state, Floor floor) {
         return state.splitter.split(state.nextLine());
     }
 
+    /**
+     * The first token the way callers often take it, {@code split(d)[0]}: the whole line is split to
+     * use one token. The first-token methods read their own state without {@code variant}, so they
+     * run once per (delimiter, fields).
+     */
     @Benchmark
     public String jdkSplitFirst(Lines state) {
         return state.nextLine().split(state.regex)[0];
     }
 
+    /** The first token with a limit, {@code split(d, 2)[0]}: stops early but still copies the remainder. */
     @Benchmark
     public String jdkSplitLimitFirst(Lines state) {
         return state.nextLine().split(state.regex, 2)[0];
     }
 
+    /** The fix: {@code indexOf} to the first delimiter and one substring. */
     @Benchmark
     public String splitFirst(Lines state) {
         return IndexOfSplitter.splitFirst(state.nextLine(), state.delimiter);
