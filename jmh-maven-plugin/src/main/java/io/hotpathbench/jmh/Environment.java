@@ -1,15 +1,22 @@
 package io.hotpathbench.jmh;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Reads the facts a cited number needs beside it: commit, JDK, CPU, memory, OS. */
+/** Reads the facts a cited number needs beside it: commit, JDK, host, CPU, memory, OS. */
 final class Environment {
 
     private Environment() {
@@ -32,6 +39,10 @@ final class Environment {
 
     static Map<String, Object> host() {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", hostId(read("/etc/machine-id"), hostname()));
+        // Virtual machines cloned from one image share machine-id and hostname, so only the boot
+        // id tells two of them apart (and one machine before and after a reboot).
+        m.put("bootId", shortHash(read("/proc/sys/kernel/random/boot_id")));
         m.put("cpuModel", cpuModel());
         m.put("availableProcessors", Runtime.getRuntime().availableProcessors());
         m.put("memTotalBytes", memTotal());
@@ -40,15 +51,111 @@ final class Environment {
         return m;
     }
 
-    static Map<String, Object> jdk(String javaExecutable) {
+    /** The machine without naming it: a short hash of its machine id and hostname; null if neither is known. */
+    static String hostId(String machineId, String hostname) {
+        if (machineId == null && hostname == null) {
+            return null;
+        }
+        return shortHash((machineId == null ? "" : machineId.strip()) + "\n" + (hostname == null ? "" : hostname.strip()));
+    }
+
+    /** The first 12 hex digits of the SHA-256 of {@code text} (stripped); null for null. */
+    static String shortHash(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.strip().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest).substring(0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    private static String hostname() {
+        String name = read("/proc/sys/kernel/hostname");
+        if (name != null) {
+            return name;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return System.getenv("HOSTNAME");
+        }
+    }
+
+    /** A small file's content, stripped; null when it is missing, unreadable or blank. */
+    private static String read(String path) {
+        try {
+            String text = Files.readString(Path.of(path), StandardCharsets.UTF_8).strip();
+            return text.isEmpty() ? null : text;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The JDK that runs Maven itself, from this JVM's properties. */
+    static Map<String, Object> mavenJdk(List<String> jvmArgs) {
+        Map<String, Object> m = jdk(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                System::getProperty);
+        m.put("jvmArgs", jvmArgs);
+        return m;
+    }
+
+    /** The fields recorded for one JDK; {@code property} gives its system properties. */
+    static Map<String, Object> jdk(String javaExecutable, UnaryOperator<String> property) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("executable", javaExecutable);
-        m.put("vendor", System.getProperty("java.vendor"));
-        m.put("version", System.getProperty("java.version"));
-        m.put("runtimeVersion", System.getProperty("java.runtime.version"));
-        m.put("vmName", System.getProperty("java.vm.name"));
-        m.put("vmVersion", System.getProperty("java.vm.version"));
+        m.put("vendor", property.apply("java.vendor"));
+        m.put("version", property.apply("java.version"));
+        m.put("runtimeVersion", property.apply("java.runtime.version"));
+        m.put("vmName", property.apply("java.vm.name"));
+        m.put("vmVersion", property.apply("java.vm.version"));
+        m.put("home", property.apply("java.home"));
         return m;
+    }
+
+    /** What {@link #probe} learnt: the JVM's system properties, or in {@code error} one line on why not. */
+    record Probe(Map<String, String> properties, String error) {
+    }
+
+    /** Asks {@code java} for its system properties ({@code -XshowSettings:properties -version}). */
+    static Probe probe(String java) {
+        try {
+            Process p = new ProcessBuilder(java, "-XshowSettings:properties", "-version")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return new Probe(Map.of(), java + " -XshowSettings:properties -version did not finish in 60 s");
+            }
+            Map<String, String> props = parseSettings(out);
+            if (p.exitValue() != 0 || !props.containsKey("java.version")) {
+                return new Probe(props, java + " -XshowSettings:properties -version exited with "
+                        + p.exitValue() + " and printed no java.version");
+            }
+            return new Probe(props, null);
+        } catch (IOException e) {
+            return new Probe(Map.of(), "cannot run " + java + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Probe(Map.of(), "interrupted while probing " + java);
+        }
+    }
+
+    /** One property per line, indented by four spaces; deeper-indented lines continue a list value. */
+    private static final Pattern SETTING = Pattern.compile("^ {4}([\\w.]+) = (.*)$");
+
+    /** The properties {@code java -XshowSettings:properties} printed (a list value keeps its first line). */
+    static Map<String, String> parseSettings(String output) {
+        Map<String, String> props = new LinkedHashMap<>();
+        for (String line : output.split("\\R")) {
+            Matcher m = SETTING.matcher(line);
+            if (m.matches()) {
+                props.put(m.group(1), m.group(2).strip());
+            }
+        }
+        return props;
     }
 
     private static String cpuModel() {

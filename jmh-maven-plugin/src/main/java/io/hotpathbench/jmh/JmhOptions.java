@@ -20,8 +20,21 @@ import java.util.regex.PatternSyntaxException;
  *       the full method name, as JMH does).
  *   <li>{@code jmh.quick}: 1 fork, 1 warm-up and 1 measurement iteration of 1 s each; explicit
  *       flags such as {@code -Djmh.i=3} still win.
- *   <li>{@code jmh.prof}: profilers, comma separated. {@code gc} is on by default; a value starting
- *       with {@code +} adds to it, any other value replaces it, {@code none} turns profiling off.
+ *   <li>{@code jmh.prof}: profilers, separated by {@code +}. Each one is written as JMH's own
+ *       {@code -prof} takes it, {@code name[:options]}, whose options are separated by {@code ;},
+ *       values by {@code =} and lists by {@code ,}, so none of those can separate profilers.
+ *       {@code +} can: JMH's syntax never uses it, a shell needs no quotes for it, and as a leading
+ *       character it already meant "in addition to the default". A profiler's options therefore
+ *       cannot contain {@code +}. {@code gc} is on by default: a value starting with {@code +}
+ *       adds to it ({@code +stack}), any other value replaces it ({@code gc+stack}, {@code stack}),
+ *       {@code none} turns profiling off. A profiler named twice keeps its last spec
+ *       ({@code +gc:churn=true} configures the default one). Example:
+ *       {@code '-Djmh.prof=+async:output=text,flamegraph;dir=/tmp/p'} (quoted for the shell's
+ *       {@code ;}) hands JMH {@code -prof gc -prof async:output=text,flamegraph;dir=/tmp/p}.
+ *   <li>{@code jmh.jdk=N}: run JMH, and so every fork, on the JDK that Maven's toolchains declare
+ *       with type {@code jdk} and version {@code N} (a version such as {@code 25}, or a version
+ *       range such as {@code [25,26)}); cannot be combined with {@code jmh.jvm}.
+ *   <li>{@code jmh.skip} (or {@code jmh.skip=true}): run nothing; {@code jmh.skip=false} runs.
  *   <li>{@code jmh.p.NAME=v1,v2}: a {@code @Param} override ({@code -p NAME=v1,v2}).
  *   <li>{@code jmh.FLAG=value}: any other JMH flag from {@link #VALUE_FLAGS}.
  * </ul>
@@ -29,7 +42,7 @@ import java.util.regex.PatternSyntaxException;
 public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
-    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir");
+    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip");
 
     static final List<String> DEFAULT_PROFILERS = List.of("gc");
 
@@ -43,6 +56,10 @@ public final class JmhOptions {
     private static final Pattern ANY = Pattern.compile("(?s).+");
     private static final Pattern THREADS = Pattern.compile("\\d+|max");
     private static final Pattern GROUPS = Pattern.compile("\\d+(,\\d+)*");
+    private static final Pattern JDK_VERSION =
+            Pattern.compile("\\d+(\\.\\d+)*|([\\[(][\\d.]*,?[\\d.]*[\\])],?)+");
+    /** A profiler's name: one of JMH's short names or a class name. */
+    private static final Pattern PROFILER_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
 
     /** JMH flags that take a value, with the form that value must have. */
     static final Map<String, Pattern> VALUE_FLAGS = valueFlags();
@@ -64,14 +81,27 @@ public final class JmhOptions {
     private final List<String> profilers;
     private final Map<String, String> flags;
     private final Map<String, String> params;
+    private final String jdk;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
-                       Map<String, String> flags, Map<String, String> params) {
+                       Map<String, String> flags, Map<String, String> params, String jdk) {
         this.include = include;
         this.exclude = exclude;
         this.profilers = profilers;
         this.flags = flags;
         this.params = params;
+        this.jdk = jdk;
+    }
+
+    /**
+     * Whether {@code -Djmh.skip} asks to run nothing: absent or {@code false} runs, an empty value
+     * or {@code true} skips.
+     *
+     * @throws IllegalArgumentException with a one-line message for any other value
+     */
+    public static boolean skip(Map<String, String> properties) {
+        String value = properties.get("jmh.skip");
+        return flag("jmh.skip", value == null ? null : value.trim());
     }
 
     /**
@@ -93,6 +123,16 @@ public final class JmhOptions {
         checkRegex("jmh.exclude", exclude);
 
         boolean quick = flag("jmh.quick", jmh.get("quick"));
+        flag("jmh.skip", jmh.get("skip"));
+        String jdk = nonBlank(jmh.get("jdk"));
+        if (jmh.containsKey("jdk") && (jdk == null || !JDK_VERSION.matcher(jdk).matches())) {
+            throw new IllegalArgumentException("-Djmh.jdk=" + jmh.get("jdk")
+                    + " is not a valid value (expected a JDK version such as 25, or a version range such as [25,26))");
+        }
+        if (jdk != null && jmh.containsKey("jvm")) {
+            throw new IllegalArgumentException("-Djmh.jdk=" + jdk + " and -Djmh.jvm=" + jmh.get("jvm")
+                    + " both choose the JVM the benchmarks run on; give only one");
+        }
         Map<String, String> flags = new LinkedHashMap<>();
         if (quick) {
             flags.putAll(QUICK);
@@ -119,14 +159,14 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, resultsDir");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
             }
             flags.put(key, value);
         }
-        return new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params);
+        return new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params, jdk);
     }
 
     /** The JMH arguments, without the selection regex and the result file. */
@@ -178,6 +218,16 @@ public final class JmhOptions {
         return profilers;
     }
 
+    /** The toolchain version {@code -Djmh.jdk} asks for, or null. */
+    public String jdk() {
+        return jdk;
+    }
+
+    /** The fork JVM {@code -Djmh.jvm} names, or null. */
+    public String jvm() {
+        return flags.get("jvm");
+    }
+
     /** Selects the benchmarks JMH will run: regex find on the full name, as JMH matches. */
     public List<String> select(List<String> benchmarks) {
         Pattern in = include == null ? null : Pattern.compile(include);
@@ -199,21 +249,32 @@ public final class JmhOptions {
         if (v.equals("none")) {
             return List.of();
         }
-        List<String> out = new ArrayList<>();
+        Map<String, String> byName = new LinkedHashMap<>();
         if (v.startsWith("+")) {
-            out.addAll(DEFAULT_PROFILERS);
+            DEFAULT_PROFILERS.forEach(p -> byName.put(p, p));
             v = v.substring(1);
         }
-        for (String p : v.split(",")) {
-            String name = p.trim();
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException("-Djmh.prof=" + value + " has an empty profiler name");
+        for (String p : v.split("\\+", -1)) {
+            String spec = p.trim();
+            int colon = spec.indexOf(':');
+            String name = colon < 0 ? spec : spec.substring(0, colon);
+            if (spec.isEmpty()) {
+                throw new IllegalArgumentException("-Djmh.prof=" + value
+                        + " has an empty profiler (profilers are separated by one +, e.g. gc+stack)");
             }
-            if (!out.contains(name)) {
-                out.add(name);
+            if (name.equals("none")) {
+                throw new IllegalArgumentException("-Djmh.prof=" + value
+                        + ": none turns every profiler off and stands alone (-Djmh.prof=none)");
             }
+            if (!PROFILER_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("-Djmh.prof=" + value + ": '" + name
+                        + "' is not a profiler name; separate profilers with + (gc+stack) and write each as"
+                        + " name:options, options separated by ; and lists by , (async:output=text,flamegraph;dir=/tmp/p)");
+            }
+            byName.remove(name);
+            byName.put(name, spec);
         }
-        return List.copyOf(out);
+        return List.copyOf(byName.values());
     }
 
     private static boolean flag(String name, String value) {

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -21,20 +22,23 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
-import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Component;
 import org.apache.maven.plugins.annotations.Execute;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
 import org.apache.maven.project.MavenProject;
+import org.apache.maven.toolchain.ToolchainManager;
 
 /**
  * {@code mvn jmh:run}: compiles main, test and benchmark sources, forks
  * {@code java -cp <test classpath> org.openjdk.jmh.Main} with the options mapped from
  * {@code -Djmh.*} (see {@link JmhOptions}), streams JMH's output and stores the JSON result plus a
- * provenance file under {@code results/}.
+ * provenance file under {@code results/}. JMH runs on Maven's JDK, or on the JDK toolchain
+ * {@code -Djmh.jdk=N} names, and its forks inherit that JVM unless {@code -Djmh.jvm=PATH} gives
+ * them another. Every failure is one line.
  */
 @Mojo(name = "run", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = false)
 @Execute(phase = LifecyclePhase.TEST_COMPILE)
@@ -48,15 +52,23 @@ public class RunMojo extends AbstractMojo {
     @Parameter(defaultValue = "${session}", readonly = true, required = true)
     private MavenSession session;
 
+    @Component
+    private ToolchainManager toolchainManager;
+
     /** Folder for JSON results and provenance files. */
     @Parameter(property = "jmh.resultsDir", defaultValue = "${project.basedir}/results")
     private File resultsDir;
 
     @Override
-    public void execute() throws MojoExecutionException, MojoFailureException {
+    public void execute() throws MojoFailureException {
+        Map<String, String> properties = jmhProperties();
         JmhOptions options;
         try {
-            options = JmhOptions.parse(jmhProperties());
+            if (JmhOptions.skip(properties)) {
+                getLog().info("-Djmh.skip: JMH run skipped, nothing written");
+                return;
+            }
+            options = JmhOptions.parse(properties);
         } catch (IllegalArgumentException e) {
             throw new MojoFailureException(e.getMessage());
         }
@@ -68,9 +80,26 @@ public class RunMojo extends AbstractMojo {
             classpath = String.join(File.pathSeparator, elements);
             jmhVersion = jmhVersion(elements);
         } catch (Exception e) {
-            throw new MojoExecutionException("cannot resolve the test classpath: " + e.getMessage(), e);
+            throw new MojoFailureException("cannot resolve the test classpath: " + e.getMessage(), e);
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String mavenJava = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = mavenJava;
+        String forkJava = mavenJava;
+        String selectedBy = "Maven's own JDK (neither -Djmh.jdk nor -Djmh.jvm given)";
+        if (options.jdk() != null) {
+            java = JdkToolchain.java(toolchainManager, session, options.jdk(),
+                    JdkToolchain.files(session), JdkToolchain.declaredVersions(session));
+            forkJava = java;
+            selectedBy = "-Djmh.jdk=" + options.jdk() + " (JDK toolchain)";
+            getLog().info("-Djmh.jdk=" + options.jdk() + ": JMH and its forks run on " + java);
+        } else if (options.jvm() != null) {
+            forkJava = options.jvm();
+            selectedBy = "-Djmh.jvm=" + forkJava;
+        }
+        Environment.Probe probe = Environment.probe(forkJava);
+        if (probe.error() != null) {
+            getLog().warn("could not probe the fork JVM (" + probe.error() + "); provenance will rely on JMH's result");
+        }
 
         List<String> all = listBenchmarks(java, classpath);
         if (all.isEmpty()) {
@@ -89,7 +118,7 @@ public class RunMojo extends AbstractMojo {
         try {
             files = ResultFiles.reserve(resultsDir.toPath(), start, git.shortCommit(), git.dirty());
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot create " + resultsDir + ": " + e.getMessage(), e);
+            throw new MojoFailureException("cannot create " + resultsDir + ": " + e.getMessage(), e);
         }
 
         List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, JMH_MAIN));
@@ -107,6 +136,19 @@ public class RunMojo extends AbstractMojo {
             throw new MojoFailureException(failureReason(exit, tail));
         }
 
+        List<Map<String, Object>> jvms = null;
+        List<Map<String, Object>> jvmArgs = null;
+        String unreadable = null;
+        try {
+            List<?> results = (List<?>) Json.read(Files.readString(files.partial(), StandardCharsets.UTF_8));
+            jvms = ForkJvm.jvms(results);
+            jvmArgs = ForkJvm.jvmArgs(results);
+        } catch (IOException | RuntimeException e) {
+            // Never lose a finished run to bookkeeping: publish() below judges the file itself.
+            unreadable = "cannot read " + files.partial().getFileName() + ": " + e.getMessage();
+            getLog().warn(unreadable);
+        }
+
         Map<String, Object> provenance = new LinkedHashMap<>();
         provenance.put("result", files.result().getFileName().toString());
         provenance.put("status", "complete");
@@ -118,16 +160,20 @@ public class RunMojo extends AbstractMojo {
         gitInfo.put("dirty", git.dirty());
         gitInfo.put("branch", git.branch());
         provenance.put("git", gitInfo);
-        provenance.put("jdk", Environment.jdk(java));
-        provenance.put("launcherJvmArgs", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        provenance.put("jdk", ForkJvm.jdk(selectedBy, forkJava, probe, jvms, unreadable));
+        Map<String, Object> forks = new LinkedHashMap<>();
+        forks.put("jvms", jvms);
+        forks.put("jvmArgs", jvmArgs);
+        provenance.put("forks", forks);
+        provenance.put("mavenJdk", Environment.mavenJdk(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         provenance.put("host", Environment.host());
         Map<String, Object> jmh = new LinkedHashMap<>();
         jmh.put("version", jmhVersion);
+        jmh.put("launcher", java);
         jmh.put("arguments", jmhArgs);
-        jmh.put("mavenProperties", new TreeMap<>(jmhProperties()));
+        jmh.put("mavenProperties", new TreeMap<>(properties));
         jmh.put("benchmarks", selected);
         provenance.put("jmh", jmh);
-        provenance.put("note", "Fork JVM arguments of each benchmark are in the result file (jvmArgs).");
         try {
             files.publish(Json.write(provenance));
         } catch (IOException e) {
@@ -205,21 +251,37 @@ public class RunMojo extends AbstractMojo {
         }
     }
 
-    private List<String> listBenchmarks(String java, String classpath) throws MojoExecutionException {
+    private List<String> listBenchmarks(String java, String classpath) throws MojoFailureException {
         try {
             Process p = new ProcessBuilder(java, "-cp", classpath, JMH_MAIN, "-l")
                     .redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (p.waitFor() != 0) {
-                throw new MojoExecutionException("listing benchmarks failed: " + out.strip());
+                throw new MojoFailureException("listing the benchmarks with " + java + " failed: " + firstError(out));
             }
             return parseList(out);
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot start " + java + ": " + e.getMessage(), e);
+            throw new MojoFailureException("cannot start " + java + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new MojoExecutionException("interrupted while listing benchmarks", e);
+            throw new MojoFailureException("interrupted while listing benchmarks", e);
         }
+    }
+
+    /** The line of a failed JVM's output that says what went wrong: the first error or exception, else the last line. */
+    static String firstError(String output) {
+        String last = "no output";
+        for (String line : output.split("\\R")) {
+            String t = line.strip();
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (t.startsWith("Error") || t.startsWith("Exception") || t.contains("Exception:") || t.contains("Error:")) {
+                return t;
+            }
+            last = t;
+        }
+        return last;
     }
 
     static List<String> parseList(String output) {
@@ -235,13 +297,13 @@ public class RunMojo extends AbstractMojo {
         return names;
     }
 
-    private int fork(List<String> command, ResultFiles files) throws MojoExecutionException {
+    private int fork(List<String> command, ResultFiles files) throws MojoFailureException {
         Process process;
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .directory(project.getBasedir()).start();
         } catch (IOException e) {
-            throw new MojoExecutionException("cannot start JMH: " + e.getMessage(), e);
+            throw new MojoFailureException("cannot start JMH: " + e.getMessage(), e);
         }
         // Ctrl-C on Maven: stop the benchmark JVMs and leave no partial result behind.
         Thread hook = new Thread(() -> {
@@ -254,13 +316,13 @@ public class RunMojo extends AbstractMojo {
             copy(process.getInputStream(), System.out);
             return process.waitFor();
         } catch (IOException e) {
-            throw new MojoExecutionException("lost JMH's output: " + e.getMessage(), e);
+            throw new MojoFailureException("lost JMH's output: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             files.discard();
-            throw new MojoExecutionException("interrupted; the run was stopped and nothing was stored", e);
+            throw new MojoFailureException("interrupted; the run was stopped and nothing was stored", e);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

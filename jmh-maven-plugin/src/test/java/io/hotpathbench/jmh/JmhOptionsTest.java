@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 class JmhOptionsTest {
 
@@ -64,9 +66,81 @@ class JmhOptionsTest {
     @Test
     void profAddsReplacesOrDisables() {
         assertEquals(List.of("gc", "stack"), JmhOptions.parse(Map.of("jmh.prof", "+stack")).profilers());
-        assertEquals(List.of("stack", "cl"), JmhOptions.parse(Map.of("jmh.prof", "stack,cl")).profilers());
+        assertEquals(List.of("gc", "stack"), JmhOptions.parse(Map.of("jmh.prof", "gc+stack")).profilers());
+        assertEquals(List.of("stack", "cl"), JmhOptions.parse(Map.of("jmh.prof", "stack+cl")).profilers());
+        assertEquals(List.of("stack"), JmhOptions.parse(Map.of("jmh.prof", "stack")).profilers());
         assertEquals(List.of(), JmhOptions.parse(Map.of("jmh.prof", "none")).profilers());
         assertTrue(!args(Map.of("jmh.prof", "none")).contains("-prof"));
+    }
+
+    @Test
+    void aProfilerNamedTwiceKeepsItsLastSpec() {
+        assertEquals(List.of("gc:churn=true"), JmhOptions.parse(Map.of("jmh.prof", "+gc:churn=true")).profilers());
+        assertEquals(List.of("gc", "stack:lines=5"),
+                JmhOptions.parse(Map.of("jmh.prof", "stack+gc+stack:lines=5")).profilers());
+    }
+
+    private static final String ASYNC = "async:output=text,flamegraph;dir=/tmp/p";
+
+    @Test
+    void oneProfilersOptionsKeepTheirCommasSemicolonsAndEquals() {
+        List<String> a = args(Map.of("jmh.prof", "+" + ASYNC));
+        assertEquals(List.of("-prof", "gc", "-prof", ASYNC), a.subList(0, 4));
+        assertEquals(List.of("gc", ASYNC, "stack"),
+                JmhOptions.parse(Map.of("jmh.prof", "gc+" + ASYNC + "+stack")).profilers());
+    }
+
+    @Test
+    void jmhsOwnParserReadsTheAsyncSpecAsOneProfilerWithItsFullOptions() throws CommandLineOptionException {
+        List<String> a = JmhOptions.parse(Map.of("jmh.prof", "+" + ASYNC, "jmh.include", "SplitBenchmark"))
+                .arguments("/r/out.json");
+        CommandLineOptions jmh = new CommandLineOptions(a.toArray(String[]::new));
+        List<String> read = jmh.getProfilers().stream().map(p -> p.getKlass() + " | " + p.getOpts()).toList();
+        assertEquals(List.of("gc | ", "async | output=text,flamegraph;dir=/tmp/p"), read);
+        assertEquals(List.of("SplitBenchmark"), jmh.getIncludes());
+    }
+
+    @Test
+    void malformedProfilerListsAreRejectedInOneLine() {
+        assertMessage(Map.of("jmh.prof", "stack,cl"), "-Djmh.prof=stack,cl: 'stack,cl' is not a profiler name;"
+                + " separate profilers with + (gc+stack) and write each as name:options, options separated by ;"
+                + " and lists by , (async:output=text,flamegraph;dir=/tmp/p)");
+        assertMessage(Map.of("jmh.prof", "gc++stack"),
+                "-Djmh.prof=gc++stack has an empty profiler (profilers are separated by one +, e.g. gc+stack)");
+        assertMessage(Map.of("jmh.prof", "+"),
+                "-Djmh.prof=+ has an empty profiler (profilers are separated by one +, e.g. gc+stack)");
+        assertMessage(Map.of("jmh.prof", "gc+"),
+                "-Djmh.prof=gc+ has an empty profiler (profilers are separated by one +, e.g. gc+stack)");
+        assertMessage(Map.of("jmh.prof", "gc+none"),
+                "-Djmh.prof=gc+none: none turns every profiler off and stands alone (-Djmh.prof=none)");
+    }
+
+    @Test
+    void skipIsAFlag() {
+        assertTrue(JmhOptions.skip(Map.of("jmh.skip", "")));
+        assertTrue(JmhOptions.skip(Map.of("jmh.skip", "true")));
+        assertTrue(!JmhOptions.skip(Map.of("jmh.skip", "false")));
+        assertTrue(!JmhOptions.skip(Map.of()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> JmhOptions.skip(Map.of("jmh.skip", "yes")));
+        assertEquals("-Djmh.skip=yes is not a valid value (expected true or false)", e.getMessage());
+        assertEquals(args(Map.of()), args(Map.of("jmh.skip", "false")));
+        assertMessage(Map.of("jmh.skip", "yes"), "-Djmh.skip=yes is not a valid value (expected true or false)");
+    }
+
+    @Test
+    void jdkNamesAToolchainVersionAndExcludesJvm() {
+        assertEquals("25", JmhOptions.parse(Map.of("jmh.jdk", "25")).jdk());
+        assertEquals("[25,26)", JmhOptions.parse(Map.of("jmh.jdk", "[25,26)")).jdk());
+        assertEquals(null, JmhOptions.parse(Map.of()).jdk());
+        assertEquals(args(Map.of()), args(Map.of("jmh.jdk", "25")));
+        assertEquals("/opt/jdk/bin/java", JmhOptions.parse(Map.of("jmh.jvm", "/opt/jdk/bin/java")).jvm());
+        assertMessage(Map.of("jmh.jdk", "25", "jmh.jvm", "/opt/jdk/bin/java"),
+                "-Djmh.jdk=25 and -Djmh.jvm=/opt/jdk/bin/java both choose the JVM the benchmarks run on; give only one");
+        assertMessage(Map.of("jmh.jdk", "true"),
+                "-Djmh.jdk=true is not a valid value (expected a JDK version such as 25, or a version range such as [25,26))");
+        assertMessage(Map.of("jmh.jdk", ""),
+                "-Djmh.jdk= is not a valid value (expected a JDK version such as 25, or a version range such as [25,26))");
     }
 
     @Test
@@ -100,8 +174,9 @@ class JmhOptionsTest {
     @Test
     void propertiesThePluginDoesNotHandleAreNotSilentlyDropped() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> JmhOptions.parse(Map.of("jmh.skip", "true")));
-        assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skip"), e.getMessage());
+                () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
+        assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 

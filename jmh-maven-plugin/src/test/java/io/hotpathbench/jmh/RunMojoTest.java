@@ -45,6 +45,18 @@ class RunMojoTest {
     }
 
     @Test
+    void aFailedListingIsToldByItsErrorLine() {
+        assertEquals("Error: LinkageError occurred while loading main class org.openjdk.jmh.Main",
+                RunMojo.firstError("Picked up JAVA_TOOL_OPTIONS: -Xss1m\nError: LinkageError occurred while loading main"
+                        + " class org.openjdk.jmh.Main\n\tjava.lang.UnsupportedClassVersionError: ...\n"));
+        assertEquals("Exception in thread \"main\" java.lang.RuntimeException: ERROR: Unable to find the resource:"
+                + " /META-INF/BenchmarkList", RunMojo.firstError("Exception in thread \"main\" java.lang.RuntimeException:"
+                + " ERROR: Unable to find the resource: /META-INF/BenchmarkList\n\tat org.openjdk.jmh.runner.AbstractResourceReader"));
+        assertEquals("last words", RunMojo.firstError("first\nlast words\n\n"));
+        assertEquals("no output", RunMojo.firstError(""));
+    }
+
+    @Test
     void noMatchNamesTheSelectionAndListsEveryBenchmark() {
         List<String> all = List.of("io.x.SplitBenchmark.split", "io.x.MapKeyBenchmark.lookup");
         assertEquals("no benchmark matches include=Nope; benchmarks: io.x.SplitBenchmark.split, io.x.MapKeyBenchmark.lookup",
