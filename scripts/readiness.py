@@ -36,6 +36,16 @@ def first_line(text: str) -> str:
     return ""
 
 
+def why(problem) -> str:
+    """The failure's first line, and the root cause where the trace has one (a class that failed
+    to initialize reports only "Could not initialize class X"; its cause says why)."""
+    head = first_line(problem.get("message") or problem.text or problem.get("type", ""))
+    causes = [line.strip()[len("Caused by: "):] for line in (problem.text or "").splitlines()
+              if line.strip().startswith("Caused by: ")]
+    root = causes[-1][:200] if causes else ""
+    return f"{head} (cause: {root})" if root and root not in head else head
+
+
 def read_reports(folder: Path) -> tuple[dict, dict]:
     """({test class: {"variants": {...}, "other": [...]}}, {"jdk": ..., "vm": ...})."""
     files = sorted(Path(folder).glob("TEST-*.xml"))
@@ -59,7 +69,7 @@ def read_reports(folder: Path) -> tuple[dict, dict]:
                 problem = case.find("error")
             skipped = case.find("skipped") is not None
             entry = out.setdefault(cls, {"variants": {}, "other": []})
-            message = "" if problem is None else first_line(problem.get("message") or problem.text or problem.get("type", ""))
+            message = "" if problem is None else why(problem)
             m = VARIANT.search(name)
             if m:
                 v = entry["variants"].setdefault(m.group(1), {"works": True, "failures": []})
