@@ -22,21 +22,14 @@ import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Validating a {@link PickupRequest} (coordinates, city code, user id, a {@code @Valid} list of
- * waypoints; fifteen constraints) from a seeded pool of 1,024 requests, a quarter of them invalid,
- * with a {@code ValidatorFactory} built in every call as the map service did ({@code PER_CALL}),
- * with one static {@code Validator} ({@code SHARED}), and with plain {@code if} checks that report
- * the same violations ({@code HAND_WRITTEN}, the floor). {@code validate} answers "what does one
- * call cost a long-running service": average time per call in microseconds after 15 two-second
- * warm-up iterations (the per-call variant was still settling after 10 on a 2-core machine). {@code coldStart} answers
- * "what did the write-up measure" (100 validations, 2,772 ms before and 278 ms after) and what a
- * service pays when it builds the factory per request right after start: each fork is a fresh JVM
- * that times, in one shot, {@code variant.create()} (for {@code SHARED} this builds the static
- * factory) plus the first 100 {@code validate} calls, and reports milliseconds per call
- * ({@code @OperationsPerInvocation(100)}, so multiply by 100 for the write-up's figure); ten forks
- * give the error bar. Only the JVM's first shot is cold, so warm-up iterations of
- * {@code coldStart} do nothing (the quick run's {@code -wi 1} cannot warm it) and it must run with
- * one measurement iteration per fork (its default; raise forks, not {@code -i}, for more samples).
- * Run: {@code mvn jmh:run -Djmh.include=Valid}.
+ * waypoints; fifteen constraints) drawn from a seeded pool of 1,024 requests, a quarter of them
+ * invalid. The variants differ only in how the checks run: a Hibernate {@code ValidatorFactory}
+ * built in every call as the map service did ({@code PER_CALL}), one static Hibernate
+ * {@code Validator} ({@code SHARED}), adapters that Avaje's annotation processor generates at
+ * compile time from the same annotations ({@code AVAJE_GENERATED}), and plain {@code if} checks
+ * ({@code HAND_WRITTEN}, the floor); all report the same violations ({@code ValidatorTest}).
+ * Run: {@code mvn jmh:run -Djmh.include=Valid} (add {@code -Djmh.exclude=coldStart} for the
+ * steady state alone).
  */
 @State(Scope.Thread)
 public class ValidatorBenchmark extends BenchmarkDefaults {
@@ -85,20 +78,38 @@ public class ValidatorBenchmark extends BenchmarkDefaults {
         }
     }
 
+    /**
+     * What one call costs a long-running service: average time per {@code validate} call, in
+     * microseconds, with the validator built before timing ({@link Built}) and requests cycled
+     * through the pool.
+     */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    // PER_CALL keeps speeding up for 10 or more two-second iterations (JIT of the factory bootstrap).
+    // PER_CALL keeps speeding up for 10 or more two-second iterations (JIT of the factory bootstrap),
+    // so every variant warms up for 15. Budget: 4 variants x 2 forks x (30 s + 10 s + ~1 s start) = 5.5 min,
+    // 6.3 min with coldStart's.
     @Warmup(iterations = 15, time = 2)
     @Measurement(iterations = 5, time = 2)
     public List<Violation> validate(Built built) {
         return built.validator.validate(requests[next++ & MASK]);
     }
 
+    /**
+     * What the write-up measured (100 validations, 2,772 ms before and 278 ms after), and what a
+     * service pays when it validates right after start: each fork is a fresh JVM that times, in
+     * one shot, {@code variant.create()} (for {@code SHARED} and {@code AVAJE_GENERATED} this
+     * builds the static validator) plus the first 100 {@code validate} calls, and reports
+     * milliseconds per call ({@code @OperationsPerInvocation(100)}: multiply by 100 for the
+     * write-up's figure). Only a JVM's first shot is cold, so warm-up iterations do nothing (the
+     * quick run's {@code -wi 1} cannot warm it) and a second measured iteration in one fork fails
+     * the run: raise forks ({@code -Djmh.f}), not {@code -i}, for more samples.
+     */
     @Benchmark
     @BenchmarkMode(Mode.SingleShotTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    // One cold shot per fresh JVM; the forks are the samples.
+    // One cold shot per fresh JVM; the ten forks are the samples and give the error bar.
+    // Budget: 4 variants x 10 forks x ~0.8 s start, plus the shots (PER_CALL's ~1.1 s, SHARED's ~0.4 s) = ~0.8 min.
     @Fork(10)
     @Warmup(iterations = 0)
     @Measurement(iterations = 1, batchSize = 1)

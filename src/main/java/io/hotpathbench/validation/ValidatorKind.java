@@ -16,6 +16,13 @@ public enum ValidatorKind {
             return new SharedValidator();
         }
     },
+    /** Avaje Validator: adapters generated at compile time from the same annotations, one static {@code Validator}. */
+    AVAJE_GENERATED {
+        @Override
+        public RequestValidator create() {
+            return new AvajeGeneratedValidator();
+        }
+    },
     /** Plain {@code if} checks with the same violations: the floor. */
     HAND_WRITTEN {
         @Override

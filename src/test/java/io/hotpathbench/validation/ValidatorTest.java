@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotpathbench.ParamValues;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
 import java.lang.ref.WeakReference;
@@ -20,46 +21,52 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class ValidatorTest {
 
+    /** The seeds and invalid shares ValidatorBenchmark runs with, read from its @Param annotations. */
+    private static final long[] BENCHMARK_SEEDS = ParamValues.longs(ValidatorBenchmark.class, "seed");
+    private static final int[] BENCHMARK_INVALID_PERCENTS = ParamValues.ints(ValidatorBenchmark.class, "invalidPercent");
+
     private static final RequestValidator BASELINE = ValidatorKind.PER_CALL.create();
     private static final RequestValidator SHARED = ValidatorKind.SHARED.create();
     private static final RequestValidator HAND = ValidatorKind.HAND_WRITTEN.create();
 
-    /** The benchmark's own state and method, for every variant, against the baseline's answers. */
+    /** The benchmark's own state and method, for every variant and configuration, against the baseline's answers. */
     @ParameterizedTest
     @EnumSource(ValidatorKind.class)
     void everyVariantReportsWhatTheBaselineReportsForThePool(ValidatorKind kind) {
-        ValidatorBenchmark bench = new ValidatorBenchmark();
-        bench.variant = kind;
-        bench.seed = 42;
-        bench.invalidPercent = 25;
-        bench.generate();
-        ValidatorBenchmark.Built built = new ValidatorBenchmark.Built();
-        built.build(bench);
-        int expectedTotal = 0;
-        for (int i = 0; i < bench.requests.length; i++) {
-            PickupRequest request = bench.requests[i];
-            List<Violation> expected = BASELINE.validate(request);
-            expectedTotal += i < ValidatorBenchmark.COLD_CALLS ? expected.size() : 0;
-            assertEquals(expected, bench.validate(built), kind + " at pool index " + i);
+        for (long seed : BENCHMARK_SEEDS) {
+            for (int invalidPercent : BENCHMARK_INVALID_PERCENTS) {
+                String config = kind + " seed=" + seed + " invalidPercent=" + invalidPercent;
+                ValidatorBenchmark bench = benchmark(kind, seed, invalidPercent);
+                ValidatorBenchmark.Built built = new ValidatorBenchmark.Built();
+                built.build(bench);
+                int expectedTotal = 0;
+                for (int i = 0; i < bench.requests.length; i++) {
+                    List<Violation> expected = BASELINE.validate(bench.requests[i]);
+                    expectedTotal += i < ValidatorBenchmark.COLD_CALLS ? expected.size() : 0;
+                    assertEquals(expected, bench.validate(built), config + " at pool index " + i);
+                }
+                assertEquals(expectedTotal, benchmark(kind, seed, invalidPercent).coldStart(), config);
+            }
         }
-        ValidatorBenchmark cold = new ValidatorBenchmark();
-        cold.variant = kind;
-        cold.seed = 42;
-        cold.invalidPercent = 25;
-        cold.generate();
-        assertEquals(expectedTotal, cold.coldStart());
     }
 
+    /** The benchmark's pools mix valid and invalid requests and break every constraint somewhere, nested ones included. */
     @Test
-    void poolMixesValidAndInvalidRequestsAndEveryDefectShowsUp() {
-        PickupRequest[] pool = RequestPool.generate(42, 1024, 25);
-        long invalid = Stream.of(pool).filter(r -> !HAND.validate(r).isEmpty()).count();
-        assertTrue(invalid > 180 && invalid < 330, "invalid requests: " + invalid);
-        Set<String> templates = Stream.of(pool).flatMap(r -> HAND.validate(r).stream())
-                .map(Violation::template).collect(Collectors.toSet());
-        assertEquals(7, templates.size(), templates.toString());
-        assertTrue(Stream.of(pool).flatMap(r -> HAND.validate(r).stream())
-                .anyMatch(v -> v.path().startsWith("waypoints[")));
+    void benchmarkPoolsMixValidAndInvalidRequestsAndEveryTemplateShowsUp() {
+        for (long seed : BENCHMARK_SEEDS) {
+            for (int invalidPercent : BENCHMARK_INVALID_PERCENTS) {
+                String config = "seed=" + seed + " invalidPercent=" + invalidPercent;
+                PickupRequest[] pool = benchmark(ValidatorKind.HAND_WRITTEN, seed, invalidPercent).requests;
+                long invalid = Stream.of(pool).filter(r -> !HAND.validate(r).isEmpty()).count();
+                double expected = pool.length * invalidPercent / 100.0;
+                assertTrue(Math.abs(invalid - expected) < 0.3 * expected, config + ", invalid requests: " + invalid);
+                Set<String> templates = Stream.of(pool).flatMap(r -> HAND.validate(r).stream())
+                        .map(Violation::template).collect(Collectors.toSet());
+                assertEquals(7, templates.size(), config + ": " + templates);
+                assertTrue(Stream.of(pool).flatMap(r -> HAND.validate(r).stream())
+                        .anyMatch(v -> v.path().startsWith("waypoints[")), config);
+            }
+        }
     }
 
     @Test
@@ -181,6 +188,15 @@ class ValidatorTest {
             Thread.sleep(10);
         }
         assertNull(ref.get(), "an unclosed ValidatorFactory stayed reachable");
+    }
+
+    private static ValidatorBenchmark benchmark(ValidatorKind kind, long seed, int invalidPercent) {
+        ValidatorBenchmark bench = new ValidatorBenchmark();
+        bench.variant = kind;
+        bench.seed = seed;
+        bench.invalidPercent = invalidPercent;
+        bench.generate();
+        return bench;
     }
 
     private static PickupRequest valid() {
