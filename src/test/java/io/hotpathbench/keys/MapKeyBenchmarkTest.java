@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import net.openhft.hashing.LongHashFunction;
@@ -77,18 +76,58 @@ class MapKeyBenchmarkTest {
         assertEquals(0x0D06DC67E0048CCAL, CrossHash.of("", ""));
     }
 
+    /**
+     * xxHash64 of the UTF-16LE chars in every length class of the algorithm (under 4, 8 and 32 bytes,
+     * 32 or more; each tail), Latin-1 and not, pinned so that a JDK that denies the reference its
+     * Unsafe still checks the ids.
+     */
     @Test
-    void crossHashIsXxHash64OfTheCharsThenOfTheTwoIds() {
-        assertEquals(0xEF46DB3751D8E999L, LongHashFunction.xx().hashBytes(new byte[0]), "xxHash64 reference value");
+    void featureIdsArePinnedInEveryLengthClass() {
+        assertEquals(0xEF46DB3751D8E999L, CrossHash.id(""), "xxHash64 reference value of no bytes");
+        assertEquals(0xE513E02C99167F96L, CrossHash.id("a"));
+        assertEquals(0xAFF0F2A2F8B32731L, CrossHash.id("abc"));
+        assertEquals(0x8402C93454CCEA6DL, CrossHash.id("\u00e9t\u00e9"));
+        assertEquals(0xC75B6C267233EB30L, CrossHash.id("\u4e2d\u6587\u7279\u5f81"));
+        assertEquals(0x969BF08C84558959L, CrossHash.id("u_segment=7_33"));
+        assertEquals(0x60DB6BDE64D53B78L, CrossHash.id("abcdefghijklmnop"));
+        assertEquals(0x44730CBF2EE4E17BL, CrossHash.id("abcdefghijklmnopq"));
+        assertEquals(0x36942968F0423C0BL, CrossHash.id("\ud83d\ude00 emoji \u00ff\u0100 mixed width, 33 chars.."));
+    }
+
+    /**
+     * The pure-Java xxHash64 gives the keys zero-allocation-hashing gave before it (which reads strings
+     * through sun.misc.Unsafe, so this test alone fails where a JDK denies that): ids of seeded strings
+     * of 0 to 130 chars, so every length class and tail of the algorithm, ASCII, Latin-1 and UTF-16
+     * alike; and the combining step on seeded pairs.
+     */
+    @Test
+    void crossHashEqualsZeroAllocationHashing() {
+        LongHashFunction xx = LongHashFunction.xx();
         SplittableRandom random = new SplittableRandom(SEED);
-        for (int i = 0; i < 1_000; i++) {
+        char[] chars = new char[130];
+        for (int n = 0; n < 393_000; n++) {
+            int length = n % (chars.length + 1);
+            int alphabet = (n / (chars.length + 1)) % 3;
+            for (int i = 0; i < length; i++) {
+                int c = switch (alphabet) {
+                    case 0 -> random.nextInt(' ', 127);
+                    case 1 -> random.nextInt(256);
+                    default -> random.nextInt(Character.MAX_VALUE + 1);
+                };
+                chars[i] = (char) c;
+            }
+            if (alphabet == 2 && length > 0) {
+                chars[random.nextInt(length)] = (char) random.nextInt(256, Character.MAX_VALUE + 1);
+            }
+            String value = new String(chars, 0, length);
+            assertEquals(xx.hashChars(value), CrossHash.id(value), () -> "id of " + value.chars().mapToObj(Integer::toHexString).toList());
+        }
+        for (int i = 0; i < 100_000; i++) {
             long a = random.nextLong();
             long b = random.nextLong();
             byte[] bytes = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(a).putLong(b).array();
-            assertEquals(LongHashFunction.xx().hashBytes(bytes), CrossHash.combine(a, b));
+            assertEquals(xx.hashBytes(bytes), CrossHash.combine(a, b));
         }
-        String value = "u_segment=7_33";
-        assertEquals(LongHashFunction.xx().hashBytes(value.getBytes(StandardCharsets.UTF_16LE)), CrossHash.id(value));
     }
 
     /** Every key the largest benchmark table stores or looks up, entries and absent crosses, is distinct. */
