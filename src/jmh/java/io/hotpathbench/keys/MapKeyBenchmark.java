@@ -17,18 +17,13 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * A feature-cross weight table of {@code size} entries such as {@code u_age=2_47#i_cat=31419 -> 0.37},
+ * A feature-cross weight table of {@code size} entries such as {@code u_age=2_347#i_cat=31519 -> 0.37},
  * read with a seeded stream of crosses of which {@code missPercent}% are absent (weight 0.0). The
- * variants differ only in the map's key: the cross string in a {@code HashMap<String, Double>}
- * ({@code STRING_KEY}, the original), its 64-bit {@link CrossHash} boxed in a
- * {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), or the same hash in fastutil's
- * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix). {@code lookup} costs the map alone, the
- * key built in advance; {@code crossAndLookup} starts from the two feature values, as a request does,
- * and is the path behind the write-up's +26% throughput, which was measured on the whole service
- * (where lookups were 20% of CPU) rather than on the lookup alone. Each result also carries the
- * secondary metric {@code bytesPerEntry}: heap retained by the filled table, measured after full
- * garbage collections, divided by {@code size} (unit {@code #}: bytes). Run with
- * {@code mvn jmh:run -Djmh.include=Key} (add {@code -Djmh.quick} for a short check).
+ * variants ({@link WeightTableType}) differ only in the map's key: the cross string in a
+ * {@code HashMap<String, Double>} ({@code STRING_KEY}, the original), its 64-bit {@link CrossHash}
+ * boxed in a {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), or the same hash in fastutil's
+ * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix). Run with
+ * {@code mvn jmh:run -Djmh.include=MapKey} (add {@code -Djmh.quick -Djmh.p.size=100000} for a short check).
  */
 // 36 configurations, each in a fork that rebuilds its table (3.4 s a fork on average, up to ~10 s
 // at ten million String keys): one fork of 3 + 5 one-second iterations keeps the full run near seven
@@ -45,41 +40,11 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
     /** Pre-generated lookups, cycled; 2^20 crosses touch far more of a large table than the CPU caches hold. */
     static final int LOOKUPS = 1 << 20;
 
-    public enum Variant {
-        STRING_KEY(220) {
-            @Override
-            WeightTable create(int size) {
-                return new StringWeightTable(size);
-            }
-        },
-        BOXED_LONG_KEY(140) {
-            @Override
-            WeightTable create(int size) {
-                return new BoxedLongWeightTable(size);
-            }
-        },
-        LONG_KEY(60) {
-            @Override
-            WeightTable create(int size) {
-                return new LongWeightTable(size);
-            }
-        };
-
-        /** A generous bound on the heap one entry needs while the table is built, inputs included. */
-        final int buildBytesPerEntry;
-
-        Variant(int buildBytesPerEntry) {
-            this.buildBytesPerEntry = buildBytesPerEntry;
-        }
-
-        abstract WeightTable create(int size);
-    }
-
     @State(Scope.Benchmark)
     public static class Table {
 
         @Param
-        Variant variant;
+        WeightTableType variant;
 
         @Param({"100000", "1000000", "10000000"})
         int size;
@@ -102,7 +67,7 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
 
         @Setup(Level.Trial)
         public void build() {
-            Heap.require("MapKeyBenchmark " + variant + " size=" + size, (long) size * variant.buildBytesPerEntry + (512L << 20));
+            Heap.require("MapKeyBenchmark " + variant + " size=" + size, (long) size * variant.buildBytesPerEntry() + (512L << 20));
             FeatureCrosses crosses = FeatureCrosses.generate(size, seed);
             long before = Heap.retainedBytes();
             table = variant.create(size);
@@ -136,13 +101,21 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
 
     private int next;
 
-    /** The map alone: the key of each cross was built ahead of time, in the table's key type. */
+    /**
+     * The map alone: the key of each cross was built ahead of time, in the table's key type. Beside the
+     * lookups per microsecond, the result carries {@code bytesPerEntry}: heap retained by the filled
+     * table, measured after full garbage collections, divided by {@code size} (unit {@code #}: bytes).
+     */
     @Benchmark
     public double lookup(Table table, Footprint footprint) {
         return table.probe.weight(next++ & table.mask);
     }
 
-    /** A request's path: build the key from the two feature values, then look it up. */
+    /**
+     * A request's path, behind the write-up's +26% throughput (measured on the whole service, where
+     * lookups were 20% of CPU): build the key from the two feature values, then look it up. Carries
+     * {@code bytesPerEntry} too.
+     */
     @Benchmark
     public double crossAndLookup(Table table, Footprint footprint) {
         int i = next++ & table.mask;

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hotpathbench.ParamValues;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import net.openhft.hashing.LongHashFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,35 +17,36 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class MapKeyBenchmarkTest {
 
-    private static final int SIZE = 20_000;
+    /** The benchmark's smallest table: ten million entries per variant would take minutes here. */
+    private static final int SIZE = IntStream.of(ParamValues.ints(MapKeyBenchmark.Table.class, "size")).min().orElseThrow();
+    /** The benchmark's largest table, whose keys must all be distinct. */
+    private static final int LARGEST_SIZE = IntStream.of(ParamValues.ints(MapKeyBenchmark.Table.class, "size")).max().orElseThrow();
+    private static final long SEED = ParamValues.longs(MapKeyBenchmark.Table.class, "seed")[0];
     private static final int LOOKUPS = 1 << 13;
-    private static final int MISS_PERCENT = 10;
-    private static final long SEED = 42;
 
     @ParameterizedTest
-    @EnumSource(MapKeyBenchmark.Variant.class)
-    void everyVariantReturnsTheGeneratedWeightForHitsAndZeroForMisses(MapKeyBenchmark.Variant variant) {
-        MapKeyBenchmark.Table table = table(variant);
+    @EnumSource(WeightTableType.class)
+    void everyVariantReturnsTheGeneratedWeightForHitsAndZeroForMisses(WeightTableType variant) {
         FeatureCrosses crosses = FeatureCrosses.generate(SIZE, SEED);
-        int[] entries = crosses.lookups(LOOKUPS, MISS_PERCENT, SEED).entries();
-        long misses = Arrays.stream(entries).filter(e -> e < 0).count();
-        assertTrue(misses > LOOKUPS / 20 && misses < LOOKUPS / 5, "misses: " + misses);
-
-        MapKeyBenchmark prebuilt = new MapKeyBenchmark();
-        MapKeyBenchmark fromParts = new MapKeyBenchmark();
-        for (int i = 0; i < LOOKUPS; i++) {
-            double expected = entries[i] < 0 ? 0.0 : crosses.weight(entries[i]);
-            assertEquals(expected, prebuilt.lookup(table, null), "lookup " + i);
-            assertEquals(expected, fromParts.crossAndLookup(table, null), "crossAndLookup " + i);
+        for (int missPercent : ParamValues.ints(MapKeyBenchmark.Table.class, "missPercent")) {
+            MapKeyBenchmark.Table table = table(variant, missPercent);
+            double[] expected = expectedWeights(crosses, missPercent);
+            MapKeyBenchmark prebuilt = new MapKeyBenchmark();
+            MapKeyBenchmark fromParts = new MapKeyBenchmark();
+            for (int i = 0; i < LOOKUPS; i++) {
+                assertEquals(expected[i], prebuilt.lookup(table, null), "lookup " + i + " at " + missPercent + "% misses");
+                assertEquals(expected[i], fromParts.crossAndLookup(table, null), "crossAndLookup " + i + " at " + missPercent + "% misses");
+            }
+            assertEquals(SIZE, table.table.size());
+            assertTrue(table.bytesPerEntry > 0, "bytesPerEntry " + table.bytesPerEntry);
         }
-        assertEquals(SIZE, table.table.size());
-        assertTrue(table.bytesPerEntry > 0, "bytesPerEntry " + table.bytesPerEntry);
     }
 
     @ParameterizedTest
-    @EnumSource(MapKeyBenchmark.Variant.class)
-    void lookupsCycleThroughTheKeyArray(MapKeyBenchmark.Variant variant) {
-        MapKeyBenchmark.Table table = table(variant);
+    @EnumSource(WeightTableType.class)
+    void lookupsCycleThroughTheKeyArray(WeightTableType variant) {
+        int[] missPercents = ParamValues.ints(MapKeyBenchmark.Table.class, "missPercent");
+        MapKeyBenchmark.Table table = table(variant, missPercents[missPercents.length - 1]);
         MapKeyBenchmark benchmark = new MapKeyBenchmark();
         double[] first = new double[LOOKUPS];
         for (int i = 0; i < LOOKUPS; i++) {
@@ -132,8 +135,8 @@ class MapKeyBenchmarkTest {
 
     /** Every key the largest benchmark table stores or looks up, entries and absent crosses, is distinct. */
     @Test
-    void noTwoCrossesOfTheTenMillionEntryTableShareAKey() {
-        FeatureCrosses crosses = FeatureCrosses.generate(10_000_000, SEED);
+    void noTwoCrossesOfTheLargestTableShareAKey() {
+        FeatureCrosses crosses = FeatureCrosses.generate(LARGEST_SIZE, SEED);
         long[] keys = new long[crosses.size() + FeatureCrosses.USER_VALUES * crosses.absentItemCount()];
         int k = 0;
         for (int e = 0; e < crosses.size(); e++) {
@@ -152,11 +155,19 @@ class MapKeyBenchmarkTest {
         }
     }
 
-    private static MapKeyBenchmark.Table table(MapKeyBenchmark.Variant variant) {
+    /** The weight each of the benchmark's lookups must return: the generated one, 0.0 for a miss. */
+    private static double[] expectedWeights(FeatureCrosses crosses, int missPercent) {
+        int[] entries = crosses.lookups(LOOKUPS, missPercent, SEED).entries();
+        long misses = Arrays.stream(entries).filter(e -> e < 0).count();
+        assertEquals(missPercent / 100.0, misses / (double) LOOKUPS, 0.02, "share of misses");
+        return Arrays.stream(entries).mapToDouble(e -> e < 0 ? 0.0 : crosses.weight(e)).toArray();
+    }
+
+    private static MapKeyBenchmark.Table table(WeightTableType variant, int missPercent) {
         MapKeyBenchmark.Table table = new MapKeyBenchmark.Table();
         table.variant = variant;
         table.size = SIZE;
-        table.missPercent = MISS_PERCENT;
+        table.missPercent = missPercent;
         table.seed = SEED;
         table.lookups = LOOKUPS;
         table.build();
