@@ -19,15 +19,17 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * A feature-cross weight table of {@code size} entries such as {@code u_age=2_347#i_cat=31519 -> 0.37},
  * read with a seeded stream of crosses of which {@code missPercent}% are absent (weight 0.0). The
- * variants ({@link WeightTableType}) differ only in the map's key: the cross string in a
+ * variants ({@link WeightTableType}) differ only in the map and its key: the cross string in a
  * {@code HashMap<String, Double>} ({@code STRING_KEY}, the original), its 64-bit {@link CrossHash}
- * boxed in a {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), or the same hash in fastutil's
- * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix). Run with
- * {@code mvn jmh:run -Djmh.include=MapKey} (add {@code -Djmh.quick -Djmh.p.size=100000} for a short check).
+ * boxed in a {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), the same hash in fastutil's
+ * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix; keys and values in two arrays) or in
+ * Agrona's {@code Long2LongHashMap} ({@code AGRONA_LONG_KEY}; each key beside its value's bits in one
+ * array). Run with {@code mvn jmh:run -Djmh.include=MapKey} (add {@code -Djmh.quick -Djmh.p.size=100000}
+ * for a short check).
  */
-// 36 configurations, each in a fork that rebuilds its table (3.4 s a fork on average, up to ~10 s
-// at ten million String keys): one fork of 3 + 5 one-second iterations keeps the full run near seven
-// minutes, the -Djmh.quick run near three and a half. Ten million String keys retain about 1.3 GB;
+// 48 configurations, each in a fork that rebuilds its table (3.4 s a fork on average, up to ~10 s
+// at ten million String keys): one fork of 3 + 5 one-second iterations keeps the full run near nine
+// and a half minutes, the -Djmh.quick run near four and a half. Ten million String keys retain about 1.3 GB;
 // 6 GB leaves room for the key arrays and the garbage of the build. Parallel GC because its used heap
 // after System.gc() is the live objects' bytes, where G1 rounds each array of half a region or more
 // up to whole regions (it doubled the bytes of a 100k-entry LONG_KEY table).

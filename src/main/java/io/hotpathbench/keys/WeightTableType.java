@@ -28,6 +28,14 @@ public enum WeightTableType {
         public WeightTable create(int size) {
             return new LongWeightTable(size);
         }
+    },
+
+    /** {@link AgronaWeightTable}: Agrona's {@code Long2LongHashMap}, each key beside its value in one array. */
+    AGRONA_LONG_KEY(60) {
+        @Override
+        public WeightTable create(int size) {
+            return new AgronaWeightTable(size);
+        }
     };
 
     private final int buildBytesPerEntry;

@@ -58,6 +58,36 @@ class MapKeyBenchmarkTest {
     }
 
     @Test
+    void agronaTableKeepsEveryNumberBitForBitAndRefusesNaN() {
+        AgronaWeightTable table = new AgronaWeightTable(16);
+        double[] weights = {-0.0, 0.0, Double.MIN_VALUE, -Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (int i = 0; i < weights.length; i++) {
+            table.put("u", "i" + i, weights[i]);
+        }
+        for (int i = 0; i < weights.length; i++) {
+            assertEquals(weights[i], table.weight("u", "i" + i), "weight " + i);
+        }
+        assertEquals(0.0, table.weight("u", "absent"));
+        assertThrows(IllegalArgumentException.class, () -> table.put("u", "nan", Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> table.put("u", "nan", Double.longBitsToDouble(AgronaWeightTable.MISSING)));
+        assertEquals(weights.length, table.size());
+    }
+
+    /** Sized as fastutil sizes its table: the fewest power-of-two slots that hold {@code size} at load factor 0.75. */
+    @Test
+    void agronaTableHoldsItsSizeWithoutGrowing() {
+        for (int size : new int[] {SIZE, 3 << 20}) {
+            AgronaWeightTable table = new AgronaWeightTable(size);
+            int slots = table.capacity();
+            for (int k = 0; k < size; k++) {
+                table.put("u", Integer.toString(k), k);
+            }
+            assertEquals(slots, table.capacity(), size + " entries");
+            assertTrue(slots * 0.75 / 2 < size, size + " entries, " + slots + " slots");
+        }
+    }
+
+    @Test
     void sizesMustBeMultiplesOfTheUserValueCount() {
         assertThrows(IllegalArgumentException.class, () -> FeatureCrosses.generate(150, SEED));
         assertThrows(IllegalArgumentException.class, () -> FeatureCrosses.generate(0, SEED));
