@@ -18,35 +18,44 @@ import org.junit.jupiter.params.provider.EnumSource;
 class MapKeyBenchmarkTest {
 
     /** The benchmark's smallest table: ten million entries per variant would take minutes here. */
-    private static final int SIZE = IntStream.of(ParamValues.ints(MapKeyBenchmark.Table.class, "size")).min().orElseThrow();
+    private static final int SIZE = IntStream.of(ParamValues.ints(MapKeyBenchmark.LookupTable.class, "size"))
+            .min().orElseThrow();
     /** The benchmark's largest table, whose keys must all be distinct. */
-    private static final int LARGEST_SIZE = IntStream.of(ParamValues.ints(MapKeyBenchmark.Table.class, "size")).max().orElseThrow();
-    private static final long SEED = ParamValues.longs(MapKeyBenchmark.Table.class, "seed")[0];
+    private static final int LARGEST_SIZE = IntStream.concat(
+            IntStream.of(ParamValues.ints(MapKeyBenchmark.LookupTable.class, "size")),
+            IntStream.of(ParamValues.ints(MapKeyBenchmark.RequestTable.class, "size"))).max().orElseThrow();
+    private static final long SEED = ParamValues.longs(MapKeyBenchmark.LookupTable.class, "seed")[0];
     private static final int LOOKUPS = 1 << 13;
 
     @ParameterizedTest
     @EnumSource(WeightTableType.class)
     void everyVariantReturnsTheGeneratedWeightForHitsAndZeroForMisses(WeightTableType variant) {
         FeatureCrosses crosses = FeatureCrosses.generate(SIZE, SEED);
-        for (int missPercent : ParamValues.ints(MapKeyBenchmark.Table.class, "missPercent")) {
-            MapKeyBenchmark.Table table = table(variant, missPercent);
+        for (int missPercent : ParamValues.ints(MapKeyBenchmark.LookupTable.class, "missPercent")) {
+            MapKeyBenchmark.LookupTable table = lookupTable(variant, missPercent);
             double[] expected = expectedWeights(crosses, missPercent);
-            MapKeyBenchmark prebuilt = new MapKeyBenchmark();
-            MapKeyBenchmark fromParts = new MapKeyBenchmark();
+            MapKeyBenchmark benchmark = new MapKeyBenchmark();
             for (int i = 0; i < LOOKUPS; i++) {
-                assertEquals(expected[i], prebuilt.lookup(table, null), "lookup " + i + " at " + missPercent + "% misses");
-                assertEquals(expected[i], fromParts.crossAndLookup(table, null), "crossAndLookup " + i + " at " + missPercent + "% misses");
+                assertEquals(expected[i], benchmark.lookup(table, null), "lookup " + i + " at " + missPercent + "% misses");
             }
             assertEquals(SIZE, table.table.size());
             assertTrue(table.bytesPerEntry > 0, "bytesPerEntry " + table.bytesPerEntry);
+        }
+        for (int missPercent : ParamValues.ints(MapKeyBenchmark.RequestTable.class, "missPercent")) {
+            MapKeyBenchmark.RequestTable table = requestTable(variant, missPercent);
+            double[] expected = expectedWeights(crosses, missPercent);
+            MapKeyBenchmark benchmark = new MapKeyBenchmark();
+            for (int i = 0; i < LOOKUPS; i++) {
+                assertEquals(expected[i], benchmark.crossAndLookup(table), "crossAndLookup " + i + " at " + missPercent + "% misses");
+            }
         }
     }
 
     @ParameterizedTest
     @EnumSource(WeightTableType.class)
     void lookupsCycleThroughTheKeyArray(WeightTableType variant) {
-        int[] missPercents = ParamValues.ints(MapKeyBenchmark.Table.class, "missPercent");
-        MapKeyBenchmark.Table table = table(variant, missPercents[missPercents.length - 1]);
+        int[] missPercents = ParamValues.ints(MapKeyBenchmark.LookupTable.class, "missPercent");
+        MapKeyBenchmark.LookupTable table = lookupTable(variant, missPercents[missPercents.length - 1]);
         MapKeyBenchmark benchmark = new MapKeyBenchmark();
         double[] first = new double[LOOKUPS];
         for (int i = 0; i < LOOKUPS; i++) {
@@ -193,14 +202,25 @@ class MapKeyBenchmarkTest {
         return Arrays.stream(entries).mapToDouble(e -> e < 0 ? 0.0 : crosses.weight(e)).toArray();
     }
 
-    private static MapKeyBenchmark.Table table(WeightTableType variant, int missPercent) {
-        MapKeyBenchmark.Table table = new MapKeyBenchmark.Table();
+    private static MapKeyBenchmark.LookupTable lookupTable(WeightTableType variant, int missPercent) {
+        MapKeyBenchmark.LookupTable table = new MapKeyBenchmark.LookupTable();
         table.variant = variant;
         table.size = SIZE;
         table.missPercent = missPercent;
         table.seed = SEED;
         table.lookups = LOOKUPS;
-        table.build();
+        table.setUp();
+        return table;
+    }
+
+    private static MapKeyBenchmark.RequestTable requestTable(WeightTableType variant, int missPercent) {
+        MapKeyBenchmark.RequestTable table = new MapKeyBenchmark.RequestTable();
+        table.variant = variant;
+        table.size = SIZE;
+        table.missPercent = missPercent;
+        table.seed = SEED;
+        table.lookups = LOOKUPS;
+        table.setUp();
         return table;
     }
 }
