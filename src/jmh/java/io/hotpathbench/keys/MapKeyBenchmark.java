@@ -17,75 +17,45 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * A feature-cross weight table of {@code size} entries such as {@code u_age=2_47#i_cat=31419 -> 0.37},
+ * A feature-cross weight table of {@code size} entries such as {@code u_age=2_347#i_cat=31519 -> 0.37},
  * read with a seeded stream of crosses of which {@code missPercent}% are absent (weight 0.0). The
- * variants differ only in the map's key: the cross string in a {@code HashMap<String, Double>}
- * ({@code STRING_KEY}, the original), its 64-bit {@link CrossHash} boxed in a
- * {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), or the same hash in fastutil's
- * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix). {@code lookup} costs the map alone, the
- * key built in advance; {@code crossAndLookup} starts from the two feature values, as a request does,
- * and is the path behind the write-up's +26% throughput, which was measured on the whole service
- * (where lookups were 20% of CPU) rather than on the lookup alone. Each result also carries the
- * secondary metric {@code bytesPerEntry}: heap retained by the filled table, measured after full
- * garbage collections, divided by {@code size} (unit {@code #}: bytes). Run with
- * {@code mvn jmh:run -Djmh.include=Key} (add {@code -Djmh.quick} for a short check).
+ * variants ({@link WeightTableType}) differ only in the map and its key: the cross string in a
+ * {@code HashMap<String, Double>} ({@code STRING_KEY}, the original), its 64-bit {@link CrossHash}
+ * boxed in a {@code HashMap<Long, Double>} ({@code BOXED_LONG_KEY}), the same hash in fastutil's
+ * {@code Long2DoubleOpenHashMap} ({@code LONG_KEY}, the fix; keys and values in two arrays) or in
+ * Agrona's {@code Long2LongHashMap} ({@code AGRONA_LONG_KEY}; each key beside its value's bits in one
+ * array). Run with {@code mvn jmh:run -Djmh.include=MapKey} (add {@code -Djmh.quick -Djmh.p.size=100000}
+ * for a short check).
  */
-// 36 configurations, each in a fork that rebuilds its table (3.4 s a fork on average, up to ~10 s
-// at ten million String keys): one fork of 3 + 5 one-second iterations keeps the full run near seven
-// minutes, the -Djmh.quick run near three and a half. Ten million String keys retain about 1.3 GB;
-// 6 GB leaves room for the key arrays and the garbage of the build. Parallel GC because its used heap
-// after System.gc() is the live objects' bytes, where G1 rounds each array of half a region or more
-// up to whole regions (it doubled the bytes of a 100k-entry LONG_KEY table).
+// 20 configurations, each in a fork that builds its own table: lookup at 100k and 10M entries, 0% and
+// 10% misses (16), crossAndLookup at 10M without misses (4). 10M is the write-up's size, every
+// published figure is set against it, and its tables reach past a last-level cache; 100k fits the
+// caches and shows how much of the gain is memory traffic. 1M, between the two, answered nothing
+// either end does not. A miss costs
+// crossAndLookup the same key building as a hit plus the probe that lookup already measures, so its
+// 10% misses answered nothing either. Ten measured iterations, not five: the 99.9% interval's
+// t-quantile falls from 8.6 to 4.8, which the 10M ratios need. One fork: the budget, since each fork
+// builds its table (about 2 s at 100k; 4-8 s for the long keys, 10-30 s for STRING_KEY and
+// BOXED_LONG_KEY at 10M, the upper ends on a busy machine), about 100-170 s in all; with 20 x 13 s
+// of iterations the default run spends 6-7 minutes here, -Djmh.quick about 2-3.
+// Ten million String keys retain about 1.3 GB; 6 GB leaves room for the key arrays and the garbage of
+// the build. Parallel GC because its used heap after System.gc() is the live objects' bytes, where G1
+// rounds each array of half a region or more up to whole regions (it doubled the bytes of a 100k-entry
+// LONG_KEY table).
 @Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseParallelGC"})
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Measurement(iterations = 10, time = 1)
 @State(Scope.Thread)
 public class MapKeyBenchmark extends BenchmarkDefaults {
 
     /** Pre-generated lookups, cycled; 2^20 crosses touch far more of a large table than the CPU caches hold. */
     static final int LOOKUPS = 1 << 20;
 
-    public enum Variant {
-        STRING_KEY(220) {
-            @Override
-            WeightTable create(int size) {
-                return new StringWeightTable(size);
-            }
-        },
-        BOXED_LONG_KEY(140) {
-            @Override
-            WeightTable create(int size) {
-                return new BoxedLongWeightTable(size);
-            }
-        },
-        LONG_KEY(60) {
-            @Override
-            WeightTable create(int size) {
-                return new LongWeightTable(size);
-            }
-        };
-
-        /** A generous bound on the heap one entry needs while the table is built, inputs included. */
-        final int buildBytesPerEntry;
-
-        Variant(int buildBytesPerEntry) {
-            this.buildBytesPerEntry = buildBytesPerEntry;
-        }
-
-        abstract WeightTable create(int size);
-    }
-
-    @State(Scope.Benchmark)
-    public static class Table {
+    /** The table and the lookups of one configuration; the subclasses give each method its configurations. */
+    public abstract static class Table {
 
         @Param
-        Variant variant;
-
-        @Param({"100000", "1000000", "10000000"})
-        int size;
-
-        @Param({"0", "10"})
-        int missPercent;
+        WeightTableType variant;
 
         @Param("42")
         long seed;
@@ -100,9 +70,8 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
         int mask;
         double bytesPerEntry;
 
-        @Setup(Level.Trial)
-        public void build() {
-            Heap.require("MapKeyBenchmark " + variant + " size=" + size, (long) size * variant.buildBytesPerEntry + (512L << 20));
+        void build(int size, int missPercent) {
+            Heap.require("MapKeyBenchmark " + variant + " size=" + size, (long) size * variant.buildBytesPerEntry() + (512L << 20));
             FeatureCrosses crosses = FeatureCrosses.generate(size, seed);
             long before = Heap.retainedBytes();
             table = variant.create(size);
@@ -121,7 +90,43 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
         }
     }
 
-    /** Puts {@code bytesPerEntry} into the results as {@link EventShares} describes: every thread posts a share. */
+    /** {@code lookup}'s tables. */
+    @State(Scope.Benchmark)
+    public static class LookupTable extends Table {
+
+        @Param({"100000", "10000000"})
+        int size;
+
+        @Param({"0", "10"})
+        int missPercent;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            build(size, missPercent);
+        }
+    }
+
+    /** {@code crossAndLookup}'s tables. */
+    @State(Scope.Benchmark)
+    public static class RequestTable extends Table {
+
+        @Param("10000000")
+        int size;
+
+        @Param("0")
+        int missPercent;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            build(size, missPercent);
+        }
+    }
+
+    /**
+     * Puts {@code bytesPerEntry} into the results as {@link EventShares} describes: every thread posts a
+     * share. {@code lookup}'s configurations include every table {@code crossAndLookup} reads, so
+     * {@code lookup} alone carries the figure.
+     */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Footprint {
@@ -129,22 +134,29 @@ public class MapKeyBenchmark extends BenchmarkDefaults {
         public double bytesPerEntry;
 
         @TearDown(Level.Iteration)
-        public void share(Table table, BenchmarkParams params) {
+        public void share(LookupTable table, BenchmarkParams params) {
             bytesPerEntry = EventShares.share(table.bytesPerEntry, params, params.getThreads());
         }
     }
 
     private int next;
 
-    /** The map alone: the key of each cross was built ahead of time, in the table's key type. */
+    /**
+     * The map alone: the key of each cross was built ahead of time, in the table's key type. Beside the
+     * lookups per microsecond, the result carries {@code bytesPerEntry}: heap retained by the filled
+     * table, measured after full garbage collections, divided by {@code size} (unit {@code #}: bytes).
+     */
     @Benchmark
-    public double lookup(Table table, Footprint footprint) {
+    public double lookup(LookupTable table, Footprint footprint) {
         return table.probe.weight(next++ & table.mask);
     }
 
-    /** A request's path: build the key from the two feature values, then look it up. */
+    /**
+     * A request's path, behind the write-up's +26% throughput (measured on the whole service, where
+     * lookups were 20% of CPU): build the key from the two feature values, then look it up.
+     */
     @Benchmark
-    public double crossAndLookup(Table table, Footprint footprint) {
+    public double crossAndLookup(RequestTable table) {
         int i = next++ & table.mask;
         return table.table.weight(table.userFeatures[i], table.itemFeatures[i]);
     }
