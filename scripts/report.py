@@ -28,6 +28,9 @@ PUBLISHED_WORDS = {"agrees": "agrees", "higher": "does not agree (measured highe
                    "inconclusive": "inconclusive", "not_run": "not run"}
 TARGET_WORDS = {"pass": "met", "fail": "missed", "inconclusive": "inconclusive", "warn": "not run", "not_run": "not run"}
 ENV_WORDS = {"grew": "the gain grew", "shrank": "the gain shrank", "held": "held", "unsettled": "unsettled (interval too wide)"}
+# for a figure read as after / before (a footprint or GC time: lower is better) the words say so
+RATIO_WORDS = {"grew": "after / before rose (less saved)", "shrank": "after / before fell (more saved)", "held": "held",
+               "unsettled": "unsettled (interval too wide)"}
 
 
 def rel(path, start) -> str:
@@ -100,7 +103,8 @@ def environments_section(evs) -> list:
                 b, a = v.extra["before"], v.extra["after"]
                 rows.append([ev.technique.title.split(":")[0], b.subject, env_name(ev.reference.env),
                              figure_text(b), env_name(p.env, ev.reference.env), figure_text(a),
-                             fmt_ratio(*v.figure), f"{ENV_WORDS[v.outcome]} ({v.reason})"])
+                             fmt_ratio(*v.figure),
+                             f"{(RATIO_WORDS if v.extra.get('kind') == 'ratio' else ENV_WORDS)[v.outcome]} ({v.reason})"])
     lines = ["## JDK 17 against other JDKs and JVM options", "",
              "Each cited figure on the reference JDK beside the same figure in another environment, and the "
              "ratio of the two (> 1: the gain grew there), with the conservative interval of that ratio. "

@@ -478,7 +478,8 @@ def judge_cited(pool: Pool, suite: Suite) -> list:
         out.append(Verdict("cited", c["label"], "cited", out_note, c["id"], t.id, dict(c.get("params") or {}), pooled,
                            extra={"runs": [(run.name, f, a, b) for run, f, a, b in per_run], "machines": machines,
                                   "metric": c.get("metric", "primary"), "method": c["method"], "variant": c["variant"],
-                                  "baseline": c["baseline"], "env": pool.env, "code": pool.code}))
+                                  "baseline": c["baseline"], "env": pool.env, "code": pool.code,
+                                  "kind": c.get("kind", "speedup")}))
     return out
 
 
@@ -505,7 +506,7 @@ def compare_environments(base: list, other: list, tolerance_for) -> list:
         else:
             outcome = "unsettled"
         out.append(Verdict("jdk", v.subject, outcome, f"tolerance +/-{tol:g}%", v.id, v.technique, v.params, moved,
-                           extra={"before": b, "after": v}))
+                           extra={"before": b, "after": v, "kind": v.extra.get("kind", "speedup")}))
     return out
 
 
