@@ -31,24 +31,27 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * (the write-up's fix, saturating at 32,767 ms) or an HdrHistogram with 3 significant digits; the
  * summary at the end (count, min, max, mean, p50/p90/p99/p99.9) is the same for every variant,
  * exactly for the arrays and within the histogram's precision, and the JSON holds each recorder's
- * retained heap per value as {@code bytesPerSample}. Response bodies ({@code body}): seeded JSON
+ * retained heap per value as {@code bytesPerSample} (JMH prints its unit as {@code #}: bytes). Response bodies ({@code body}): seeded JSON
  * product pages of about {@code bodyBytes} ({@link HttpResponses}) decoded into a kept
  * {@code String} ({@code KEEP_STRING}) or drained keeping only status and length
  * ({@code CONSUME}), each outcome kept for the next {@code kept} requests, with the retained heap
- * per request as {@code bytesPerRequest}. A try/catch ({@code request}): the same parse and drain
+ * per request as {@code bytesPerRequest} (bytes). A try/catch ({@code request}): the same parse and drain
  * of a raw HTTP response ({@link ResponseReader}) without ({@code PLAIN}) or inside
  * ({@code TRY_CATCH}) a try/catch that never catches anything. Run with
  * {@code mvn jmh:run -Djmh.include=Latency} (add {@code -Djmh.quick} for a short check).
  */
-// Share of the default run, about 3 minutes: record 8 configurations x ~6 s (JVM start, 10M values
-// generated, 2 s warm-up, 2.5 s measured); summary 8 x ~9 s on average (setup with four full GCs,
-// then as many whole summaries as fit, one BOXED_LIST summary of 10M values taking ~2 s); body 2 x
-// ~7 s; request 2 variants x 3 forks x ~9 s. One fork for the first three: their variants differ by
-// 2x and more, and bytesPerSample/bytesPerRequest are exact. Parallel GC for every method because
-// its used heap after System.gc() is the live objects' bytes (see Heap); 2 GB holds the largest
-// state, ten million boxed values (~240 MB) beside their copy being sorted.
+// Share of the default run, about 3 minutes on the 2-core machine (configurations x forks x
+// (warm-up + measurement + JVM start and setup)): record 8 x (1 + 2.5 + ~1.3 s) = ~38 s; summary
+// 8 x (0.5 + 2.5 s + 1.5 s of setup at 1M, 3-4 s at 10M, where the full GCs of the footprint
+// measurement walk the filled recorder), a 10M BOXED_LIST iteration lasting a whole 1.6 s summary:
+// ~50 s; body 2 x (2 + 5 + ~3 s of setup) = ~20 s; request 2 x 5 forks x (2.5 + 3 + 0.7 s) = ~62 s;
+// about 170 s in all (a -Djmh.quick pass of the class took 68 s). One fork for the first three
+// pairs: their variants differ by 2x and more, and bytesPerSample/bytesPerRequest come from the
+// setup, not from the timing. Parallel GC for every method because its used heap after System.gc()
+// is the live objects' bytes (see Heap); 2 GB holds the largest state, ten million boxed values
+// (~200 MB) beside the copy a summary sorts.
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
-@Warmup(iterations = 2, time = 1)
+@Warmup(iterations = 2, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class LatencyBenchmark extends BenchmarkDefaults {
 
@@ -158,13 +161,15 @@ public class LatencyBenchmark extends BenchmarkDefaults {
 
     /**
      * The summary at the end of a test over {@code samples} recorded values, in milliseconds per
-     * summary: the lists sort a copy (sorting the boxed list compares {@code Integer}s, ten million
-     * of them in about two seconds), the histogram walks its counts. Average time, not single shot:
-     * one call is 0.01 to 2,000 ms, long enough to measure alone at 10M and warmed up like the rest.
+     * summary: the lists sort a copy (ten million boxed values in about 1.6 s, compared as
+     * {@code Integer}s; a {@code short[]} by counting), the histogram walks its counts. Average time
+     * rather than single shot: a call takes 0.1 to 1,600 ms, so an iteration holds one call or
+     * thousands, and one warm-up iteration compiles the sort (at 10M, on the stack of the first call).
      */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 1, time = 500, timeUnit = TimeUnit.MILLISECONDS)
     public LatencySummary summary(Recorded state, SampleFootprint footprint) {
         return state.recorder.summary();
     }
@@ -237,9 +242,13 @@ public class LatencyBenchmark extends BenchmarkDefaults {
      * stream over the body's bytes (as a client reads its connection), then decoded into a kept
      * {@code String} or drained. The outcome replaces the one kept {@code kept} requests ago, so a
      * kept body survives young collections and is promoted, as the tool's were, while the heap stays
-     * bounded.
+     * bounded. One-second iterations, because {@code KEEP_STRING} pauses for a young collection
+     * about every 40,000 requests (12 KB allocated per request into a ~500 MB eden), and an
+     * iteration should hold several.
      */
     @Benchmark
+    @Warmup(iterations = 2, time = 1)
+    @Measurement(iterations = 5, time = 1)
     public RequestOutcome body(Bodies state, RequestFootprint footprint) throws IOException {
         return state.handle();
     }
@@ -274,16 +283,18 @@ public class LatencyBenchmark extends BenchmarkDefaults {
 
     /**
      * One request's response parsed and drained, in requests per microsecond, with or without a
-     * try/catch that catches nothing. This pair's answer is "no measurable difference", so it is
-     * measured to a precision that can say so: 3 forks of 5 one-second iterations give each score a
-     * 99.9% interval of about +/-2% on a quiet machine, so the ratio's interval fits within +/-5%.
-     * The work is about a microsecond, neither folded away (every response's bytes are read and
-     * copied) nor so small that the shape of the call dominates.
+     * try/catch that catches nothing. The work, about 0.2 us, is neither folded away (every
+     * response's headers are scanned and its body copied) nor so small that the shape of the call
+     * dominates. This pair's answer is "no measurable difference", so it needs a precision that can
+     * say so: the ratio's interval within +/-5% needs each score within about +/-2%. Fork means of
+     * this parse differ by about 3% (code layout), more than iterations within a fork, so the
+     * samples come from 5 forks of 6 half-second iterations (30 samples, t = 3.66 at 99.9%); 2.5 s
+     * of warm-up because tier-up took up to 2 s in some forks on the shared 2-core machine.
      */
     @Benchmark
-    @Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
-    @Warmup(iterations = 3, time = 1)
-    @Measurement(iterations = 5, time = 1)
+    @Fork(value = 5, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
+    @Warmup(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
+    @Measurement(iterations = 6, time = 500, timeUnit = TimeUnit.MILLISECONDS)
     public long request(Exchanges state) throws IOException {
         return state.requester.send(state.responses[state.next++ & (RESPONSES - 1)]);
     }
