@@ -135,7 +135,7 @@ public class LatencyBenchmark extends BenchmarkDefaults {
     /**
      * The cost of recording one response time: {@code BATCH} values of the stream into the current
      * recorder per call, which is replaced by an empty one once it holds all {@code samples}, so the
-     * recorder's creation and every growth up to {@code samples} are in the per-value cost, and the
+     * recorder's creation and every growth up to {@code samples} are in the per-value cost, and the live
      * heap holds at most one full recorder. The values cycle through the same stream that
      * {@code summary}'s recorder holds. A loop of {@code BATCH} records per call leaves out the
      * harness's per-call overhead, which would be as large as an array store.
@@ -163,7 +163,7 @@ public class LatencyBenchmark extends BenchmarkDefaults {
      * The summary at the end of a test over {@code samples} recorded values, in milliseconds per
      * summary: the lists sort a copy (ten million boxed values in about 1.6 s, compared as
      * {@code Integer}s; a {@code short[]} by counting), the histogram walks its counts. Average time
-     * rather than single shot: a call takes 0.1 to 1,600 ms, so an iteration holds one call or
+     * rather than single shot: a call takes 0.05 to 1,600 ms, so an iteration holds one call or
      * thousands, and one warm-up iteration compiles the sort (at 10M, on the stack of the first call).
      */
     @Benchmark

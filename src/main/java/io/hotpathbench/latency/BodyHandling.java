@@ -12,7 +12,10 @@ public enum BodyHandling {
      * The write-up's "before": the body read whole, decoded from UTF-8 into a {@code String} and kept
      * in the outcome. Reading it with {@code readAllBytes} and one {@code new String} is the cheapest
      * way to get that {@code String}; a client's {@code toString(entity)} goes through a
-     * {@code Reader} and a char buffer and allocates more.
+     * {@code Reader} and a char buffer and allocates more. The accented names of the bodies send
+     * the decoder down its byte-by-byte path (JDK 17 took about 8 us for a 4 KB body here, JDK 25
+     * about 3 us), where an all-ASCII body is copied at once: decoding, more than keeping, is most
+     * of this variant's time.
      */
     KEEP_STRING {
         @Override
