@@ -40,13 +40,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * ({@code TRY_CATCH}) a try/catch that never catches anything. Run with
  * {@code mvn jmh:run -Djmh.include=Latency} (add {@code -Djmh.quick} for a short check).
  */
-// Share of the default run, about 3 minutes on the 2-core machine (configurations x forks x (warm-
-// up + measurement + JVM start and setup)): record 8 x (1 + 2.5 + ~1.3 s) = ~38 s; summary 8 x (0.5
-// + 2.5 s + 1.5 s of setup at 1M, 3-4 s at 10M, where the full GCs of the footprint measurement
-// walk the filled recorder), a 10M BOXED_LIST iteration lasting a whole 1.6 s summary: ~50 s; body
-// 2 x (2 + 5 + ~3 s of setup) = ~20 s; request 2 x 5 forks x (2.5 + 3 + 0.7 s) = ~62 s; about 170 s
-// in all; timed here as 78 s (record and summary), 23 s (body) and 66 s (request), each with
-// Maven's start. One fork for the first three pairs: their variants differ by 2x and more, and
+// Share of the default run, about 3 minutes on the 2-core machine (configurations x forks x
+// (warm-up + measurement + JVM start and setup)): record 8 x (1 + 2.5 + ~1.3 s) = ~38 s; summary 8
+// x (0.5 + 2.5 s + 1.5 s of setup at 1M, 3-4 s at 10M, where the full GCs of the footprint
+// measurement walk the filled recorder), a 10M BOXED_LIST iteration lasting a whole 1.6 s summary:
+// ~50 s; body 2 x (2 + 5 + ~3 s of setup) = ~20 s; request 2 x 5 forks x (2.5 + 3 + 0.7 s) = ~62 s;
+// about 170 s in all; timed here as 78 s (record and summary), 23 s (body) and 66 s (request), each
+// with Maven's start. One fork for the first three pairs: their variants differ by 2x and more, and
 // bytesPerSample/bytesPerRequest come from the setup, not from the timing. Parallel GC for every
 // method because its used heap after System.gc() is the live objects' bytes (see Heap); 2 GB holds
 // the largest state, ten million boxed values (~200 MB) beside the copy a summary sorts.
