@@ -25,7 +25,8 @@ from hpb.stats import speedup
 
 PUBLISHED_WORDS = {"agrees": "agrees", "higher": "does not agree (measured higher)",
                    "lower": "does not agree (measured lower)", "too_wide": "inconclusive (interval too wide)",
-                   "inconclusive": "inconclusive", "not_run": "not run"}
+                   "inconclusive": "inconclusive", "not_run": "not run",
+                   "not_comparable": "not comparable"}
 TARGET_WORDS = {"pass": "met", "fail": "missed", "inconclusive": "inconclusive", "warn": "not run", "not_run": "not run"}
 ENV_WORDS = {"grew": "the gain grew", "shrank": "the gain shrank", "held": "held", "unsettled": "unsettled (interval too wide)"}
 # for a figure read as after / before (a footprint or GC time: lower is better) the words say so
@@ -144,7 +145,7 @@ def published_section(evs) -> list:
     for ev in evs:
         for v in ev.published:
             band = v.extra.get("band")
-            measured = "not run"
+            measured = "not comparable" if v.outcome == "not_comparable" else "not run"
             if v.figure is not None:
                 measured = fmt_ratio(*v.figure)
                 if v.extra.get("share"):

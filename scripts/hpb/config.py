@@ -230,7 +230,8 @@ def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> 
 
 
 def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
-    ck.obj(p, where, required=("id", "claim", "published", "measure"), optional=("tolerance", "cpu_share", "why", "source"))
+    ck.obj(p, where, required=("id", "claim", "published"),
+           optional=("measure", "not_comparable", "tolerance", "cpu_share", "why", "source"))
     ck.string(p["id"], f"{where}.id")
     where = f"{where} ({p['id']})"
     ck.string(p["claim"], f"{where}.claim")
@@ -241,6 +242,11 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
         share = ck.number(p["cpu_share"], f"{where}.cpu_share")
         if not 0 < share < 1:
             ck.fail(f"{where}.cpu_share", "must lie between 0 and 1")
+    if ("measure" in p) == ("not_comparable" in p):
+        ck.fail(where, "needs either a measure or, for a figure ours cannot be set against, not_comparable (the reason)")
+    if "not_comparable" in p:
+        ck.string(p["not_comparable"], f"{where}.not_comparable")
+        return p
     m = ck.obj(p["measure"], f"{where}.measure", required=("kind", "after", "before"), optional=("metric",))
     if m["kind"] not in ("speedup", "ratio"):
         ck.fail(f"{where}.measure.kind", "must be speedup or ratio")

@@ -347,6 +347,10 @@ def judge_published(runs: list, suite: Suite, only: Technique | None = None) -> 
         if only is not None and t is not only:
             continue
         for p in t.published:
+            if "not_comparable" in p:
+                out.append(Verdict("published", p["claim"], "not_comparable", p["not_comparable"], p["id"], t.id,
+                                   bar=float(p["published"]), extra={"runs": 0}))
+                continue
             per_run = [f for f in (published_figure(rs, p, t) for rs in runs) if f is not None]
             pub, tol = float(p["published"]), float(p.get("tolerance", 1.5))
             band = (pub / tol, pub * tol)
