@@ -141,6 +141,7 @@ def test_published_verdict_comes_from_numbers(suite):
 def test_readme_blocks_rewritten_between_markers(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("# T\n\n<!-- answers:start -->\nold\n<!-- answers:end -->\nmiddle\n"
+                      "<!-- budget:start -->\n<!-- budget:end -->\n"
                       "<!-- figures:start -->\nold\n<!-- figures:end -->\nafter\n")
     (tmp_path / "docs").mkdir()
     args = [str(FULL_AMD), "--out", str(tmp_path / "results" / "REPORT.md"), "--charts", str(tmp_path / "results" / "charts"),

@@ -202,7 +202,8 @@ def test_a_new_technique_appears_in_report_gate_and_ci_with_no_other_file(tmp_pa
     # report (files given: taken as given)
     import report
     readme = tmp_path / "README.md"
-    readme.write_text("<!-- answers:start -->\n<!-- answers:end -->\n<!-- figures:start -->\n<!-- figures:end -->\n")
+    readme.write_text("<!-- answers:start -->\n<!-- answers:end -->\n<!-- budget:start -->\n<!-- budget:end -->\n"
+                      "<!-- figures:start -->\n<!-- figures:end -->\n")
     assert report.main([str(run), "--out", str(tmp_path / "REPORT.md"), "--no-charts", "--readme", str(readme)]) == 0
     text = (tmp_path / "REPORT.md").read_text()
     assert "## Renaming: a test technique" in text and "NEW vs OLD" in text
