@@ -12,8 +12,14 @@ import javax.management.openmbean.CompositeData;
 /**
  * Records every stop-the-world collection of this JVM from the platform's GC notifications, which
  * (unlike {@link GarbageCollectorMXBean}'s count and total) carry each pause's duration, so the
- * longest pause is known. Durations have the millisecond resolution of {@code GcInfo}. Collectors
- * that run concurrently ("Cycles", "Concurrent" in the name) are not pauses and are skipped.
+ * longest pause is known. Only stop-the-world pauses count, whatever the collector: G1's young,
+ * mixed and full collections ("G1 Young Generation", "G1 Old Generation") and, from JDK 20, its
+ * Remark and Cleanup pauses ("G1 Concurrent GC", which despite its name reports only those two
+ * pauses; JDK 17 reports them nowhere); ZGC's and Shenandoah's pause beans ("ZGC Minor Pauses",
+ * "ZGC Major Pauses", "Shenandoah Pauses"). Their "... Cycles" beans time whole concurrent cycles,
+ * which are not pauses, and are skipped. Durations are whole milliseconds ({@code GcInfo} subtracts
+ * truncated start and end stamps), so a sub-millisecond ZGC pause counts 0 or 1 ms, in proportion
+ * to its length on average: sums over many pauses stay unbiased, a single pause does not.
  */
 public final class GcPauseLog {
 
@@ -34,12 +40,21 @@ public final class GcPauseLog {
 
     private GcPauseLog() {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            String name = gc.getName();
-            if (gc instanceof NotificationEmitter emitter && !name.contains("Cycles") && !name.contains("Concurrent")) {
+            if (gc instanceof NotificationEmitter emitter && countsPauses(gc.getName())) {
                 emitter.addNotificationListener(this::onNotification, null, null);
                 collectors.add(gc);
             }
         }
+        // Collections before the listeners existed were never notified; without this baseline
+        // every drain() would wait its full second for them.
+        synchronized (this) {
+            notified = counted();
+        }
+    }
+
+    /** Whether the collector bean of this name reports stop-the-world pauses (see the class comment). */
+    static boolean countsPauses(String collectorName) {
+        return !collectorName.endsWith(" Cycles");
     }
 
     /** The JVM-wide log; listening starts on first use. */
