@@ -50,16 +50,17 @@ import org.openjdk.jmh.runner.IterationType;
 // phases; an allocation stall, when a thread waits for ZGC to free memory, is no pause and shows
 // only as lost throughput.
 @Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC"})
-// Budget, at most 8 of the suite's 35 minutes: 8 trials (4 variants x 2 mixes), each a JVM start
-// and a two-thread fill of 4M entries with a full GC (8-20 s on this machine), 6 s of warm-up and
-// 30 s measured: about 7 minutes. One fork: a second would repeat every fill. Two-thread runs reach
-// their steady speed within one two-second iteration (JIT, G1 sizing after the fill's full GC), so
-// three warm-up iterations leave margin. Ten measured iterations (99.9% t = 4.8, against 8.6 for
-// five) of three seconds each: long enough to hold several young collections even for the
-// off-heap variants, whose young generation fills only every second or two, so that their pause
-// time per iteration is rarely zero and its interval stays above 0.
+// Budget, at most 8 of the suite's 35 minutes: 8 trials (4 variants x 2 mixes), each a JVM start,
+// a two-thread fill of 4M entries and a full GC (10-20 s on this machine, OHC's teardown frees
+// included), 6 s of warm-up and 27 s measured, plus up to a second per measured iteration for
+// JFR to deliver its pauses (GcPauseLog): 6.5-7 minutes in smoke runs beside other work. One fork:
+// a second would repeat every fill. Two-thread runs reach their steady speed within one two-second
+// iteration (JIT, G1 sizing after the fill's full GC), so three warm-up iterations leave margin.
+// Nine measured iterations (99.9% t = 5.0, against 8.6 for five) of three seconds each: long
+// enough to hold several young collections even for the off-heap variants, whose young
+// generation fills only every second or two, so that every figure's interval stays above 0.
 @Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 10, time = 3)
+@Measurement(iterations = 9, time = 3)
 public class CacheBenchmark extends BenchmarkDefaults {
 
     /** Length of the pre-drawn operation sequence that each thread cycles through. */
@@ -129,6 +130,10 @@ public class CacheBenchmark extends BenchmarkDefaults {
             throw new IllegalStateException(variant + " holds " + cache.size() + " of " + entries
                     + " entries after the fill: it evicted, so reads would miss; raise its bytes per entry");
         }
+        // JFR's stream must be running (its buffers allocated) before this collection moves all
+        // that lives into the old generation; otherwise young collections copy its first 1.7 MB
+        // back and forth until they are tenured, half of an off-heap variant's pause, ~30 s in.
+        GcPauseLog.get().drain();
         System.gc();
         liveHeapBytes = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }

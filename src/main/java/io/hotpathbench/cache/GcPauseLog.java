@@ -52,7 +52,24 @@ public final class GcPauseLog {
         stream.enable(Boundary.class);
         stream.onEvent("jdk.GCPhasePause", this::onPause);
         stream.onEvent("io.hotpathbench.cache.PauseWindowBoundary", this::onBoundary);
-        stream.startAsync();
+        // startAsync() would run the stream on a non-daemon thread, which keeps a benchmark's
+        // forked JVM alive after its run until JMH gives up waiting (30 s per trial).
+        Thread reader = new Thread(stream::start, "GcPauseLog JFR stream");
+        reader.setDaemon(true);
+        reader.start();
+        awaitFirstBoundary();
+    }
+
+    /** The stream records once its thread has started it; boundaries committed before are lost. */
+    private synchronized void awaitFirstBoundary() {
+        long deadline = System.nanoTime() + DELIVERY_TIMEOUT_NANOS;
+        while (delivered == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("JFR delivered no GC pause window boundary within 10 s");
+            }
+            commitBoundary();
+            waitUninterrupted(100);
+        }
     }
 
     /** The JVM-wide log; recording starts on first use. */
@@ -94,14 +111,18 @@ public final class GcPauseLog {
             if (left <= 0) {
                 throw new IllegalStateException("JFR delivered no GC pause window boundary within 10 s");
             }
-            try {
-                wait(Math.max(1, left / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for JFR", e);
-            }
+            waitUninterrupted(Math.max(1, left / 1_000_000));
         }
         return closed;
+    }
+
+    private void waitUninterrupted(long millis) {
+        try {
+            wait(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for JFR", e);
+        }
     }
 
     private synchronized long commitBoundary() {
