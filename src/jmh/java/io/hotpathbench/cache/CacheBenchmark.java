@@ -72,8 +72,9 @@ public class CacheBenchmark extends BenchmarkDefaults {
     FeatureCacheType variant;
 
     /**
-     * One size, the largest that fits the heap on the heap side: every target is judged at the
-     * largest size, and a 1M size, which doubled the fills, answered no question of its own.
+     * One size, the largest whose on-heap records fit the 4 GB heap (about 1.9 GB live): every
+     * target is judged at the largest size, and a 1M size, which doubled the fills, answered no
+     * question of its own.
      */
     @Param("4000000")
     int entries;
