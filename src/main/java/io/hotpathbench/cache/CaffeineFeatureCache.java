@@ -33,9 +33,8 @@ final class CaffeineFeatureCache implements FeatureCache {
         return 0;
     }
 
+    /** Nothing to release: the entries are heap objects, reclaimed once the cache is unreachable. */
     @Override
     public void close() {
-        cache.invalidateAll();
-        cache.cleanUp();
     }
 }

@@ -13,6 +13,18 @@ public enum FeatureCacheType {
         public FeatureCache create(long maximumEntries) {
             return new OhcFeatureCache(maximumEntries);
         }
+    },
+    OHC_ZERO_COPY {
+        @Override
+        public FeatureCache create(long maximumEntries) {
+            return new OhcZeroCopyFeatureCache(maximumEntries);
+        }
+    },
+    EHCACHE_OFF_HEAP {
+        @Override
+        public FeatureCache create(long maximumEntries) {
+            return new EhcacheFeatureCache(maximumEntries);
+        }
     };
 
     public abstract FeatureCache create(long maximumEntries);

@@ -10,7 +10,7 @@ import org.caffinitas.ohc.OHCacheBuilder;
  * The fix: entries live in native memory as bytes ({@link UserFeaturesSerializer}), bounded by bytes.
  * Every get copies the value out and builds a new object; every put serializes.
  */
-final class OhcFeatureCache implements FeatureCache {
+class OhcFeatureCache implements FeatureCache {
 
     /** Bytes budgeted per entry: value (~300 on average), key and OHC's entry header, with headroom. */
     static final long BYTES_PER_ENTRY = 512;
@@ -68,8 +68,8 @@ final class OhcFeatureCache implements FeatureCache {
         return closed ? 0 : cache.memUsed();
     }
 
-    /** OHC's own counters, for tests. */
-    OHCache<Long, UserFeatures> ohc() {
+    /** OHC itself: for reads that bypass the value serializer, and for tests. */
+    final OHCache<Long, UserFeatures> ohc() {
         return cache;
     }
 

@@ -20,6 +20,9 @@ public record UserFeatures(
         float[] embedding,
         long[] recentItemIds) {
 
+    /** The most embedding dimensions {@link #random} draws; a request vector this long scores any record. */
+    public static final int MAX_DIMENSIONS = 96;
+
     private static final String[] COUNTRIES = {
         "US", "DE", "FR", "GB", "JP", "CN", "BR", "IN", "KR", "ES", "IT", "MX", "CA", "AU", "SE", "PL"
     };
@@ -37,7 +40,7 @@ public record UserFeatures(
 
     /** A seeded random record: 16-96 embedding dimensions and 0-8 recent items. */
     public static UserFeatures random(long userId, SplittableRandom random) {
-        float[] embedding = new float[16 + random.nextInt(81)];
+        float[] embedding = new float[16 + random.nextInt(MAX_DIMENSIONS - 15)];
         for (int i = 0; i < embedding.length; i++) {
             embedding[i] = (float) (random.nextDouble() * 2 - 1);
         }
@@ -55,6 +58,28 @@ public record UserFeatures(
                 random.nextInt(10) == 0,
                 embedding,
                 recent);
+    }
+
+    /**
+     * What a push service computes from a user's cached features for one request: the
+     * click-through rate (doubled for premium users) plus the affinity, the dot product of the
+     * embedding with the request's vector, damped by how many items the user saw recently.
+     * {@code request} must be at least as long as the embedding.
+     */
+    public double score(float[] request) {
+        double affinity = 0;
+        for (int i = 0; i < embedding.length; i++) {
+            affinity += (double) embedding[i] * request[i];
+        }
+        return score(clickThroughRate, premium, affinity, recentItemIds.length);
+    }
+
+    /**
+     * The one formula behind every read path: {@link UserFeaturesSerializer#score} reads the same
+     * fields in place and sums the affinity in the same order, so both give the same double.
+     */
+    static double score(double clickThroughRate, boolean premium, double affinity, int recentItems) {
+        return ((premium ? 2 * clickThroughRate : clickThroughRate) + affinity) / (1 + 0.125 * recentItems);
     }
 
     /**

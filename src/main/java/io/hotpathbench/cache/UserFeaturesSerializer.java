@@ -14,6 +14,10 @@ public final class UserFeaturesSerializer implements CacheSerializer<UserFeature
     /** Bytes of the fixed-width part: userId, age, clickThroughRate, lastSeenMillis, premium. */
     private static final int FIXED = 8 + 4 + 8 + 8 + 1;
 
+    /** Offsets of the fixed-width fields that {@link #score} reads in place. */
+    private static final int CLICK_THROUGH_RATE_AT = 8 + 4;
+    private static final int PREMIUM_AT = 8 + 4 + 8 + 8;
+
     @Override
     public void serialize(UserFeatures value, ByteBuffer buf) {
         buf.putLong(value.userId());
@@ -54,6 +58,28 @@ public final class UserFeaturesSerializer implements CacheSerializer<UserFeature
         }
         return new UserFeatures(userId, country, deviceModel, age, clickThroughRate, lastSeenMillis, premium,
                 embedding, recent);
+    }
+
+    /**
+     * {@link UserFeatures#score} computed from the serialized form without building the record:
+     * the fields are read in place at their offsets from {@code buf}'s position (the two strings
+     * are skipped by their length prefixes), and {@code buf}'s position is left unchanged.
+     */
+    public static double score(ByteBuffer buf, float[] request) {
+        int at = buf.position();
+        double clickThroughRate = buf.getDouble(at + CLICK_THROUGH_RATE_AT);
+        boolean premium = buf.get(at + PREMIUM_AT) != 0;
+        at += FIXED;
+        at += 4 + buf.getInt(at);
+        at += 4 + buf.getInt(at);
+        int dimensions = buf.getInt(at);
+        at += 4;
+        double affinity = 0;
+        for (int i = 0; i < dimensions; i++) {
+            affinity += (double) buf.getFloat(at + 4 * i) * request[i];
+        }
+        int recentItems = buf.getInt(at + 4 * dimensions);
+        return UserFeatures.score(clickThroughRate, premium, affinity, recentItems);
     }
 
     @Override
