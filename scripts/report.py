@@ -39,12 +39,17 @@ def rel(path, start) -> str:
 
 
 def env_name(env, base=None) -> str:
-    """'JDK 17.0.15' or 'JDK 25.0.1 +-XX:+UseZGC' (the options that differ from the reference)."""
+    """'JDK 17.0.15', 'JDK 25.0.3 with -XX:+UseCompactObjectHeaders' or 'JDK 25.0.3 with -XX:+UseZGC
+    instead of -XX:+UseG1GC': the JVM options that differ from the reference's."""
     extra = [a for a in env.jvm_args if base is None or a not in base.jvm_args]
     gone = [a for a in (base.jvm_args if base is not None else ()) if a not in env.jvm_args]
     s = f"JDK {env.jdk}"
-    if base is not None and (extra or gone):
-        s += " " + " ".join([f"+{a}" for a in extra] + [f"without {a}" for a in gone])
+    if base is None:
+        return s
+    if extra:
+        s += " with " + " ".join(extra)
+    if gone:
+        s += (" instead of " if extra else " without ") + " ".join(gone)
     return s
 
 

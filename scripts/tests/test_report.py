@@ -186,5 +186,4 @@ def test_shipped_report_is_generated_from_the_committed_runs(tmp_path):
     out = tmp_path / "REPORT.md"
     assert report.main(["--out", str(out), "--no-charts"]) == 0
     shipped = SCRIPTS.parent / "results" / "cited.json"
-    if shipped.exists():
-        assert json.loads((tmp_path / "cited.json").read_text()) == json.loads(shipped.read_text())
+    assert json.loads((tmp_path / "cited.json").read_text()) == json.loads(shipped.read_text())
