@@ -187,3 +187,25 @@ def test_shipped_report_is_generated_from_the_committed_runs(tmp_path):
     assert report.main(["--out", str(out), "--no-charts"]) == 0
     shipped = SCRIPTS.parent / "results" / "cited.json"
     assert json.loads((tmp_path / "cited.json").read_text()) == json.loads(shipped.read_text())
+
+
+def _block(text: str, name: str) -> str:
+    start, end = f"<!-- {name}:start -->\n", f"\n<!-- {name}:end -->"
+    return text[text.index(start) + len(start):text.index(end)]
+
+
+def test_shipped_readme_and_notes_blocks_are_generated_from_the_committed_runs(suite):
+    """The README's and the notes' generated blocks are what `report.py --readme README.md --docs docs`
+    makes of results/ now: a hand edit, or a run added without regenerating, fails here."""
+    repo = SCRIPTS.parent
+    runs = [load(f) for f in report.result_files()]
+    evs = verdicts.assemble(runs, suite, True)
+    readme = repo / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    assert _block(text, "answers") == "\n".join(report.answers_block(evs, readme)).rstrip()
+    assert _block(text, "figures") == "\n".join(report.figures_block(evs, [], readme)).rstrip()
+    assert _block(text, "budget") == "\n".join(report.budget_block(runs)).rstrip()
+    readiness = report.load_readiness(report.RESULTS_DIR)
+    for ev in evs:
+        note = repo / ev.technique.note
+        assert _block(note.read_text(encoding="utf-8"), "measured") == "\n".join(report.docs_block(ev, suite, readiness)).rstrip(), note
