@@ -208,3 +208,28 @@ def test_a_new_technique_appears_in_report_gate_and_ci_with_no_other_file(tmp_pa
     text = (tmp_path / "REPORT.md").read_text()
     assert "## Renaming: a test technique" in text and "NEW vs OLD" in text
     assert "Renaming: a test technique" in readme.read_text() and "3.53x [3.37, 3.7]" in readme.read_text()
+
+
+# ---------------------------------------------------------------- the front door
+
+def test_every_link_in_the_tracked_documents_stays_inside_the_repository():
+    """A user has only the clone: every Markdown link and image in a tracked document is relative
+    and names a file or folder that exists in it, and nothing tracked points at a path outside."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    docs = [p for p in tracked if p.endswith(".md")]
+    assert "README.md" in docs and any(p.startswith("docs/") for p in docs)
+    link = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+    checked = 0
+    for rel in docs:
+        path = REPO / rel
+        for target in link.findall(path.read_text(encoding="utf-8")):
+            if target.startswith("#"):
+                continue
+            assert not re.match(r"[a-z]+:", target) and not target.startswith("/"), f"{rel}: {target} leaves the repository"
+            dest = (path.parent / target.split("#")[0]).resolve()
+            assert dest.is_relative_to(REPO.resolve()) and dest.exists(), f"{rel}: {target} does not resolve inside the clone"
+            checked += 1
+    assert checked > 10
+    outside = subprocess.run(["git", "grep", "-n", "-e", "../shared", "--", ".", ":!scripts/tests/test_tools.py"], cwd=REPO,
+                             capture_output=True, text=True)
+    assert outside.stdout == "", outside.stdout
