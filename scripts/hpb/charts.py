@@ -22,6 +22,10 @@ from .markdown import fmt_num, fmt_params, slug, write_atomic  # noqa: E402
 from .model import ALLOC, GC_TIME, convert, higher_is_better  # noqa: E402
 from .select import group_results  # noqa: E402
 
+# The same runs give the same files: no date in the SVG and fixed element ids, so regenerating
+# the report changes a chart only when its data changed.
+matplotlib.rcParams["svg.hashsalt"] = "hotpath-bench"
+
 MODE_NAMES = {"thrpt": "throughput", "avgt": "average time", "sample": "sampled time",
               "ss": "single-shot time", "all": "all modes"}
 PANELS = [  # secondary metric, axis label
@@ -193,7 +197,7 @@ def save(fig, out_dir: Path, name: str) -> list:
     paths = []
     for ext in ("png", "svg"):
         buf = io.BytesIO()
-        fig.savefig(buf, format=ext, dpi=110)
+        fig.savefig(buf, format=ext, dpi=110, metadata={"Date": None} if ext == "svg" else None)
         p = out_dir / f"{name}.{ext}"
         write_atomic(p, buf.getvalue())
         paths.append(p)
