@@ -101,6 +101,7 @@ class Technique:
     cited: list
     answer: dict
     tolerances: list
+    alloc_tolerances: list
     published: list
     claims: list
     targets: list
@@ -283,7 +284,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "ratio_tolerances", "published", "claims", "targets", "note"))
+                     "ratio_tolerances", "alloc_tolerances", "published", "claims", "targets", "note"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -343,9 +344,21 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if "calibrated_from" in t:
             ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
         tolerances.append(t)
+    alloc_tolerances = []
+    for i, t in enumerate(d.get("alloc_tolerances") or []):
+        where = f"alloc_tolerances[{i}]"
+        ck.obj(t, where, required=("bytes", "why", "calibrated_from"), optional=("method", "variant", "params"))
+        if not 0 < ck.number(t["bytes"], f"{where}.bytes") < 1024:
+            ck.fail(f"{where}.bytes", "the bytes per operation a result moves between forks: more than 0, less than 1024")
+        ck.string(t["why"], f"{where}.why")
+        if "params" in t:
+            ck.params(t["params"], f"{where}.params")
+        if not ck.strings(t["calibrated_from"], f"{where}.calibrated_from"):
+            ck.fail(f"{where}.calibrated_from", "name the runs the tolerance was measured from")
+        alloc_tolerances.append(t)
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
-                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
+                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, alloc_tolerances, published,
                      claims, targets, d.get("note", f"docs/{path.stem}.md"), d)
 
 

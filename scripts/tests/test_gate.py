@@ -303,6 +303,8 @@ CONFIG_ERRORS = [
     ("params not an object", lambda t: t["claims"].append({"id": "s", "ci": "short", "variant": "A", "baseline": "B", "min_speedup": 2,
                                                             "params": ["size"]}), "expected an object of param names"),
     ("claims not a list of objects", lambda t: t["claims"].append("s"), "expected an object"),
+    ("alloc tolerance without its runs", lambda t: t["alloc_tolerances"][0].pop("calibrated_from"), "missing 'calibrated_from'"),
+    ("alloc tolerance of a kilobyte", lambda t: t["alloc_tolerances"][0].update(bytes=4096), "more than 0, less than 1024"),
 ]
 
 
@@ -377,3 +379,35 @@ def test_every_ratio_tolerance_covers_the_runs_it_was_calibrated_from(suite):
             assert covered and min(covered) >= 1 - tol["pct"] / 100, (tol["why"], covered)
             checked += 1
     assert checked
+
+
+def test_an_alloc_tolerance_forgives_only_the_forks_own_movement(tmp_path, capsys):
+    """Guava's two-character split gains or loses one 48-byte object between forks; the gate lets
+    that much through for the results the tolerance names and nothing more, nowhere else."""
+    guava = is_("split", variant="GUAVA", delimiter="::", fields="4")
+    cases = [(guava, 48, 0, "within the 48 B/op it moves between forks"),
+             (guava, 96, 1, "more than the 48 B/op it moves between forks"),
+             (is_("split", variant="GUAVA", delimiter=",", fields="4"), 48, 1, "+48.0 B/op"),
+             (is_("split", variant="INDEX_OF", delimiter="::", fields="4"), 48, 1, "+48.0 B/op")]
+    for i, (match, by, want, note) in enumerate(cases):
+        cur = copy_run(FULL_AMD, tmp_path / f"cur{i}.json", add_bytes(match, by))
+        code, out, _ = run_gate(capsys, cur, "--baseline", FULL_AMD, "--no-claims", "--time-warn-only")
+        hit = [r for r in rows(out, "B/op") if note in r]
+        assert code == want and len(hit) == 1, (i, [r for r in rows(out, "B/op") if "REGRESSION" in r or "forks" in r])
+
+
+def test_every_alloc_tolerance_is_the_movement_seen_in_the_runs_it_names(suite):
+    """An alloc tolerance names its runs; between them the results it covers moved by more than the
+    suite's smallest regression and by no more than the tolerance."""
+    checked = 0
+    for t in suite.techniques:
+        for tol in t.alloc_tolerances:
+            seen: dict = {}
+            for f in tol["calibrated_from"]:
+                for r in load(REPO / f).results:
+                    if r.cls == t.benchmark and verdicts.alloc_tolerance(suite, r)[1] == tol["why"] and r.metric("gc.alloc.rate.norm"):
+                        seen.setdefault((r.method, r.mode, tuple(sorted(r.params.items()))), []).append(r.metric("gc.alloc.rate.norm").score)
+            spread = max(max(v) - min(v) for v in seen.values())
+            assert suite.regression["alloc_min_bytes"] <= spread <= tol["bytes"] + 0.5, (tol["why"], spread)
+            checked += 1
+    assert checked >= 1
