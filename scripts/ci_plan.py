@@ -4,7 +4,8 @@
     python3 scripts/ci_plan.py
 
 Prints one line per `mvn jmh:run` CI must make, tab-separated: the pass name, the claim ids the
-gate checks on its results (comma-separated, possibly empty), then the `mvn jmh:run` arguments.
+gate checks on its results (comma-separated, or `-` for none: an empty field would vanish in a shell's
+`read`, which treats consecutive tabs as one), then the `mvn jmh:run` arguments.
 Every claim in scripts/techniques/*.json names its pass (`ci`); a pass with `per_claim` runs once per
 claim, on just the benchmark method and params the claim names. .ci/run reads this, so a claim added
 to a technique file is gated without touching .ci/run.
@@ -48,7 +49,7 @@ def main(argv=None) -> int:
     for name, ids, args in plan(suite):
         if any("\t" in x or "\n" in x for x in args):
             raise InputError(f"pass {name}: an argument holds a tab or a newline")
-        print("\t".join([name, ",".join(ids), *args]))
+        print("\t".join([name, ",".join(ids) or "-", *args]))
     return 0
 
 

@@ -155,6 +155,18 @@ def test_every_claim_is_gated_by_ci(suite):
     assert not re.search(r"--claim-ids[= ]+[a-z]", ci), ".ci/run must not list claim ids by hand"
 
 
+def test_ci_reads_every_pass_as_planned(suite):
+    """.ci/run reads ci_plan.py's lines with bash's `read`; every field arrives where it was put (an
+    empty claim list once vanished there, and the cold pass ran every benchmark with 3 forks)."""
+    ci = (REPO / ".ci" / "run").read_text()
+    loop = re.search(r"\n(while IFS=.*?read -r -a step; do\n.*?)\n  log ", ci, re.S)
+    assert loop, "the loop in .ci/run that reads the plan"
+    script = loop.group(1) + '\n  printf "%s\\n" "$name|$ids|${args[*]}"\ndone < <(python3 scripts/ci_plan.py)\n'
+    got = subprocess.run(["bash", "-c", script], cwd=REPO, capture_output=True, text=True, check=True).stdout.splitlines()
+    want = [f"{name}|{','.join(ids) or '-'}|{' '.join(args)}" for name, ids, args in ci_plan.plan(suite)]
+    assert got == want and any(line.startswith("cold|-|-Djmh.include=coldStart") for line in got)
+
+
 def test_per_claim_passes_run_just_what_the_claim_names(suite):
     planned = {ids[0]: args for name, ids, args in ci_plan.plan(suite) if name == "precise"}
     split = planned["split-indexof-2char-2x"]
