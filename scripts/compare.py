@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from hpb import cli, config, verdicts
-from hpb.markdown import fmt_metric, fmt_ratio, table, write_atomic
+from hpb.markdown import fmt_metric, fmt_ratio, table
 from hpb.model import load
 
 WORDS = {"ok": "", "warn": "warn", "regression": "regression", "missing": "missing"}
@@ -45,12 +45,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write Markdown here (atomically) instead of stdout")
     a = ap.parse_args(argv)
     suite = config.load_suite()
-    text = compare(load(a.old), load(a.new), suite)
-    if a.out:
-        write_atomic(a.out, text)
-        print(a.out)
-    else:
-        sys.stdout.write(text)
+    cli.emit(compare(load(a.old), load(a.new), suite), a.out)
     return 0
 
 

@@ -120,12 +120,7 @@ def main(argv=None) -> int:
         if not math.isfinite(r.primary.score):
             raise InputError(f"{r.source}: {bench_name(r)}: score is not finite")
     if a.format == "bencher":
-        text = json.dumps(bencher(results, suite), indent=1, allow_nan=False) + "\n"
-        if a.out:
-            write_atomic(a.out, text)
-            print(a.out)
-        else:
-            sys.stdout.write(text)
+        cli.emit(json.dumps(bencher(results, suite), indent=1, allow_nan=False) + "\n", a.out)
         return 0
     if not a.out:
         raise InputError("--format github-action-benchmark needs --out DIR: it writes two files, one per direction")

@@ -23,6 +23,16 @@ def warn(msg: str):
     print("warning: " + msg, file=sys.stderr)
 
 
+def emit(text: str, out: str | None) -> None:
+    """Write a command's text to the file --out names (atomically, printing its path), else stdout."""
+    if out:
+        from .markdown import write_atomic
+        write_atomic(out, text)
+        print(out)
+    else:
+        sys.stdout.write(text)
+
+
 def guarded(main):
     """Run main(argv); bad input (InputError) becomes one line on stderr and exit 2, as does an
     unexpected error while reading input, never a traceback."""
