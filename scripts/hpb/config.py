@@ -347,9 +347,13 @@ def load_technique(path: Path, passes: dict) -> Technique:
     alloc_tolerances = []
     for i, t in enumerate(d.get("alloc_tolerances") or []):
         where = f"alloc_tolerances[{i}]"
-        ck.obj(t, where, required=("bytes", "why", "calibrated_from"), optional=("method", "variant", "params"))
-        if not 0 < ck.number(t["bytes"], f"{where}.bytes") < 1024:
+        ck.obj(t, where, required=("why", "calibrated_from"), optional=("bytes", "pct", "method", "variant", "params"))
+        if ("bytes" in t) == ("pct" in t):
+            ck.fail(where, "exactly one of 'bytes' (per operation) or 'pct' (of the baseline's B/op)")
+        if "bytes" in t and not 0 < ck.number(t["bytes"], f"{where}.bytes") < 1024:
             ck.fail(f"{where}.bytes", "the bytes per operation a result moves between forks: more than 0, less than 1024")
+        if "pct" in t and not 0 < ck.number(t["pct"], f"{where}.pct") <= 25:
+            ck.fail(f"{where}.pct", "the share of its B/op a result moves between runs: more than 0, at most 25")
         ck.string(t["why"], f"{where}.why")
         if "params" in t:
             ck.params(t["params"], f"{where}.params")

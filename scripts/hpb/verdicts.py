@@ -215,10 +215,11 @@ def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str)
     return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
 
 
-def alloc_tolerance(suite: Suite, r: Result) -> tuple[float, str]:
-    """(bytes per operation, why) that this result's allocation moves between forks with the code
-    unchanged (escape analysis removes an object in one fork's compilation and not in another's):
-    the first of its technique's alloc_tolerances that matches it, else (0, "")."""
+def alloc_tolerance(suite: Suite, r: Result, baseline_bytes: float = 0.0) -> tuple[float, str]:
+    """(bytes per operation, why) that this result's allocation moves between runs with the code
+    unchanged (escape analysis removes an object in one fork's compilation and not in another's, or
+    has not run yet in a short pass): the first of its technique's alloc_tolerances that matches it,
+    in bytes or as a share of the baseline's B/op; else (0, "")."""
     t = suite.technique(r.cls)
     for tol in (t.alloc_tolerances if t else []):
         if tol.get("method") and tol["method"] != r.method:
@@ -227,7 +228,7 @@ def alloc_tolerance(suite: Suite, r: Result) -> tuple[float, str]:
             continue
         if tol.get("params") and not param_matches(r.params, resolve_params(tol["params"], [r.params])):
             continue
-        return float(tol["bytes"]), tol["why"]
+        return (float(tol["bytes"]) if "bytes" in tol else tol["pct"] / 100 * baseline_bytes), tol["why"]
     return 0.0, ""
 
 
@@ -270,13 +271,13 @@ def judge_regressions(base: Run, cur: Run, suite: Suite, time_warn_only=False, a
             grow = ca.score - ba.score
             pct = grow / ba.score * 100 if ba.score > 0 else (math.inf if grow > 0 else 0)
             apart = not (ba.known and ca.known) or not _overlap(ba, ca)
-            forks, why = alloc_tolerance(suite, c)
+            forks, why = alloc_tolerance(suite, c, ba.score)
             if grow > min_bytes - 0.5 and pct > min_pct and apart:  # 0.5 B slack: JMH's B/op is a measured average
                 if grow <= forks + 0.5:
-                    outcome, note = "ok", f"+{grow:.1f} B/op, within the {forks:g} B/op it moves between forks ({why})"
+                    outcome, note = "ok", f"+{grow:.1f} B/op, within the {forks:.0f} B/op it moves between runs ({why})"
                 else:
                     outcome, note = "regression", f"+{grow:.1f} B/op (+{pct:.0f}%)" + (
-                        f", more than the {forks:g} B/op it moves between forks" if forks else "")
+                        f", more than the {forks:.0f} B/op it moves between runs" if forks else "")
             else:
                 outcome, note = "ok", (f"{grow:+.1f} B/op" if abs(grow) >= 0.5 else "")
             out.append(Verdict("alloc", describe(c), outcome, note, figure=Figure(grow), before=ba, after=ca, params=c.params))

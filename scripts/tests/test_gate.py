@@ -305,6 +305,7 @@ CONFIG_ERRORS = [
     ("claims not a list of objects", lambda t: t["claims"].append("s"), "expected an object"),
     ("alloc tolerance without its runs", lambda t: t["alloc_tolerances"][0].pop("calibrated_from"), "missing 'calibrated_from'"),
     ("alloc tolerance of a kilobyte", lambda t: t["alloc_tolerances"][0].update(bytes=4096), "more than 0, less than 1024"),
+    ("alloc tolerance in bytes and percent", lambda t: t["alloc_tolerances"][0].update(pct=5), "exactly one of 'bytes'"),
 ]
 
 
@@ -385,8 +386,8 @@ def test_an_alloc_tolerance_forgives_only_the_forks_own_movement(tmp_path, capsy
     """Guava's two-character split gains or loses one 48-byte object between forks; the gate lets
     that much through for the results the tolerance names and nothing more, nowhere else."""
     guava = is_("split", variant="GUAVA", delimiter="::", fields="4")
-    cases = [(guava, 48, 0, "within the 48 B/op it moves between forks"),
-             (guava, 96, 1, "more than the 48 B/op it moves between forks"),
+    cases = [(guava, 48, 0, "within the 48 B/op it moves between runs"),
+             (guava, 96, 1, "more than the 48 B/op it moves between runs"),
              (is_("split", variant="GUAVA", delimiter=",", fields="4"), 48, 1, "+48.0 B/op"),
              (is_("split", variant="INDEX_OF", delimiter="::", fields="4"), 48, 1, "+48.0 B/op")]
     for i, (match, by, want, note) in enumerate(cases):
@@ -398,7 +399,9 @@ def test_an_alloc_tolerance_forgives_only_the_forks_own_movement(tmp_path, capsy
 
 def test_every_alloc_tolerance_is_the_movement_seen_in_the_runs_it_names(suite):
     """An alloc tolerance names its runs; between them the results it covers moved by more than the
-    suite's smallest regression and by no more than the tolerance."""
+    suite's smallest regression and by no more than the tolerance (in bytes, or in percent of the
+    smallest value seen)."""
+    reg = suite.regression
     checked = 0
     for t in suite.techniques:
         for tol in t.alloc_tolerances:
@@ -407,7 +410,21 @@ def test_every_alloc_tolerance_is_the_movement_seen_in_the_runs_it_names(suite):
                 for r in load(REPO / f).results:
                     if r.cls == t.benchmark and verdicts.alloc_tolerance(suite, r)[1] == tol["why"] and r.metric("gc.alloc.rate.norm"):
                         seen.setdefault((r.method, r.mode, tuple(sorted(r.params.items()))), []).append(r.metric("gc.alloc.rate.norm").score)
-            spread = max(max(v) - min(v) for v in seen.values())
-            assert suite.regression["alloc_min_bytes"] <= spread <= tol["bytes"] + 0.5, (tol["why"], spread)
+            assert seen and all(len(v) >= 2 for v in seen.values()), tol["why"]
+            grew = max(max(v) - min(v) for v in seen.values())
+            grew_pct = max((max(v) - min(v)) / min(v) * 100 for v in seen.values())
+            assert grew >= reg["alloc_min_bytes"] and grew_pct > reg["alloc_min_pct"] or "bytes" in tol, (tol["why"], grew_pct)
+            if "bytes" in tol:
+                assert reg["alloc_min_bytes"] <= grew <= tol["bytes"] + 0.5, (tol["why"], grew)
+            else:
+                assert grew_pct <= tol["pct"], (tol["why"], grew_pct)
             checked += 1
-    assert checked >= 1
+    assert checked >= 2
+
+
+def test_a_percent_alloc_tolerance_scales_with_the_baseline(tmp_path, capsys):
+    per_call = is_("validate", variant="PER_CALL")
+    for by, want in [(60000, 0), (100000, 1)]:  # about 7% and 12% of PER_CALL's 820 KB; the tolerance is 10%
+        cur = copy_run(REPO / "results" / "baseline.json", tmp_path / f"cur{by}.json", add_bytes(per_call, by))
+        code, out, _ = run_gate(capsys, cur, "--baseline", REPO / "results" / "baseline.json", "--no-claims", "--time-warn-only")
+        assert code == want and [r for r in rows(out, "B/op") if "PER_CALL" in r and ("REGRESSION" in r) == bool(want)]
