@@ -289,10 +289,19 @@ def judge_regressions(base: Run, cur: Run, suite: Suite, time_warn_only=False, a
         out.append(Verdict("missing", name, "warn" if allow_missing else "missing",
                            f"the baseline has {name} for {len(where)} result(s) this run also measured, this run has none{hint}; "
                            f"first: {where[0]}"))
+    measured = {(c.benchmark, c.mode) for c in cur.results}
+    unselected: dict = {}
     for key, b in bmap.items():
-        if key not in cmap:
+        if key in cmap:
+            continue
+        if (b.benchmark, b.mode) in measured:  # the method ran, this param set did not: name it
             out.append(Verdict("only", describe(b), "warn", "only in the baseline (not in the current run)",
                                before=b.primary, params=b.params))
+        else:  # a pass that selected other benchmarks: one row per method it left out
+            unselected.setdefault((b.benchmark, b.mode), []).append(b)
+    for (bench, mode), bs in unselected.items():
+        out.append(Verdict("only", f"{bs[0].simple_class}.{bs[0].method} ({mode})", "warn",
+                           f"only in the baseline: this run did not measure the method ({len(bs)} result(s))"))
     out += judge_ratio_regressions(base, cur, suite)
     return out
 
