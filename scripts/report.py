@@ -190,8 +190,8 @@ def targets_section(evs) -> list:
             + table(["goal", "CI", "params", "baseline", "variant", "ratio [interval]", "verdict", "why"], rows) + [""])
 
 
-def secondary_text(r, skip=(ALLOC,)) -> str:
-    return "; ".join(f"{k} {fmt_metric(r.secondary[k])}" for k in sorted(r.secondary)
+def secondary_text(r, t=None, skip=(ALLOC,)) -> str:
+    return "; ".join(f"{k} {fmt_metric(t.named(k, r.secondary[k]) if t else r.secondary[k])}" for k in sorted(r.secondary)
                      if k not in skip and not k.startswith(("p0.", "p1.")))
 
 
@@ -212,7 +212,7 @@ def results_section(ev, suite, made, report_dir) -> list:
                 vs = "baseline" if r is b else (fmt_ratio(*speedup(r.primary, b.primary)) if b is not None else "")
                 alloc = r.metric(ALLOC)
                 rows.append([fmt_params(g.params) or "(no params)", lbl, fmt_metric(r.primary), vs,
-                             fmt_metric(alloc) if alloc else "", secondary_text(r)])
+                             fmt_metric(alloc) if alloc else "", secondary_text(r, t)])
         lines += table(["params", "variant", "score", "vs baseline [interval]", "B/op", "other metrics"], rows) + [""]
         for (c, n, m, k, png) in made:
             if c == t.benchmark and n == name and m == mode:

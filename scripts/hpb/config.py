@@ -13,7 +13,7 @@ metrics nobody declared and CI passes that do not exist are bad input (InputErro
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .model import SCRIPTS_DIR, InputError, comparable, unit_kind
@@ -130,6 +130,14 @@ class Technique:
     def deterministic(self, name: str) -> bool:
         info = self.metric_info(name) or {}
         return bool(info.get("deterministic"))
+
+    def named(self, name: str, m):
+        """The metric with the unit this file declares for it where JMH wrote only '#' (an aux
+        counter's unit): '18 s/min' reads better than '18 #'."""
+        info = self.metric_info(name) or {}
+        if m is not None and m.unit == "#" and info.get("unit"):
+            return replace(m, unit=info["unit"])
+        return m
 
 
 @dataclass

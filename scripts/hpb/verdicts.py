@@ -157,8 +157,8 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
             else:
                 outcome = "pass" if (pess >= bar if need == ">=" else pess <= bar) else "fail"
         label = name if claim.get("method") else f"{name} ({g.name})"
-        out.append(Verdict(check, label, outcome, note, claim["id"], t.id, dict(g.params), fig, bar, need, b, a,
-                           enforced, point_clears, {"why": claim.get("why", "")}))
+        out.append(Verdict(check, label, outcome, note, claim["id"], t.id, dict(g.params), fig, bar, need,
+                           t.named(base_metric, b), t.named(metric, a), enforced, point_clears, {"why": claim.get("why", "")}))
     return out
 
 
