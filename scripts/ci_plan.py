@@ -5,7 +5,8 @@
 
 Prints one line per `mvn jmh:run` CI must make, tab-separated: the pass name, the claim ids the
 gate checks on its results (comma-separated, or `-` for none: an empty field would vanish in a shell's
-`read`, which treats consecutive tabs as one), then the `mvn jmh:run` arguments.
+`read`, which treats consecutive tabs as one), how often the pass is made again when its gate
+fails (`retries`, 0 unless the suite says), then the `mvn jmh:run` arguments.
 Every claim in scripts/techniques/*.json names its pass (`ci`); a pass with `per_claim` runs once per
 claim, on just the benchmark method and params the claim names. .ci/run reads this, so a claim added
 to a technique file is gated without touching .ci/run.
@@ -49,7 +50,8 @@ def main(argv=None) -> int:
     for name, ids, args in plan(suite):
         if any("\t" in x or "\n" in x for x in args):
             raise InputError(f"pass {name}: an argument holds a tab or a newline")
-        print("\t".join([name, ",".join(ids) or "-", *args]))
+        retries = suite.ci_passes[name].get("retries", 0)
+        print("\t".join([name, ",".join(ids) or "-", str(retries), *args]))
     return 0
 
 

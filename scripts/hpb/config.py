@@ -391,7 +391,9 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     ci = ck.obj(d["ci"], "ci", required=("passes",))
     passes = {}
     for name, p in ci["passes"].items():
-        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("per_claim", "forks_are_samples"))
+        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("per_claim", "forks_are_samples", "retries"))
+        if "retries" in p and (not isinstance(p["retries"], int) or isinstance(p["retries"], bool) or not 0 <= p["retries"] <= 2):
+            ck.fail(f"ci.passes.{name}.retries", "how often a pass whose gate failed is made again: 0, 1 or 2")
         ck.string(p["doc"], f"ci.passes.{name}.doc")
         ck.strings(p["args"], f"ci.passes.{name}.args")
         if "\t" in "".join(p["args"]):

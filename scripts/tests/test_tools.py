@@ -159,12 +159,38 @@ def test_ci_reads_every_pass_as_planned(suite):
     """.ci/run reads ci_plan.py's lines with bash's `read`; every field arrives where it was put (an
     empty claim list once vanished there, and the cold pass ran every benchmark with 3 forks)."""
     ci = (REPO / ".ci" / "run").read_text()
-    loop = re.search(r"\n(while IFS=.*?read -r -a step; do\n.*?)\n  log ", ci, re.S)
+    loop = re.search(r"\n(while IFS=.*?read -r -a step; do\n.*?\n  args=[^\n]*)\n", ci, re.S)
     assert loop, "the loop in .ci/run that reads the plan"
-    script = loop.group(1) + '\n  printf "%s\\n" "$name|$ids|${args[*]}"\ndone < <(python3 scripts/ci_plan.py)\n'
+    script = loop.group(1) + '\n  printf "%s\\n" "$name|$ids|$retries|${args[*]}"\ndone < <(python3 scripts/ci_plan.py)\n'
     got = subprocess.run(["bash", "-c", script], cwd=REPO, capture_output=True, text=True, check=True).stdout.splitlines()
-    want = [f"{name}|{','.join(ids) or '-'}|{' '.join(args)}" for name, ids, args in ci_plan.plan(suite)]
-    assert got == want and any(line.startswith("cold|-|-Djmh.include=coldStart") for line in got)
+    want = [f"{name}|{','.join(ids) or '-'}|{suite.ci_passes[name].get('retries', 0)}|{' '.join(args)}"
+            for name, ids, args in ci_plan.plan(suite)]
+    assert got == want and any(line.startswith("cold|-|0|-Djmh.include=coldStart") for line in got)
+    assert any(line.startswith("precise|split-indexof-2char-2x|1|") for line in got)
+
+
+def test_ci_makes_a_failed_pass_again_only_as_often_as_the_suite_allows(tmp_path):
+    """The retry loop of .ci/run, with mvn and the gate replaced by stubs: a gate that fails
+    every time is made 1 + retries times and fails CI; one that fails once then passes, passes;
+    bad input (exit 2) is never retried."""
+    ci = (REPO / ".ci" / "run").read_text()
+    body = re.search(r"\n(  attempt=0\n  while :; do\n.*?\n  done\n  files\+=[^\n]*\n  \[ [^\n]*\n)", ci, re.S)
+    assert body, "the retry loop in .ci/run"
+    def run(gate_codes, retries):
+        script = ("set -euo pipefail\nlog() { :; }\nn=0\nmvn() { :; }\nnew_result() { echo r.json; }\n"
+                  f"codes=({' '.join(map(str, gate_codes))})\n"
+                  "python3() { local c=${codes[$n]}; n=$((n + 1)); echo gate >>calls; return $c; }\n"
+                  f"status=0\nfiles=()\nmarker=m\nname=p\nretries={retries}\nargs=()\nclaims=()\n"
+                  + body.group(1) + 'echo "status=$status"\n')
+        out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+        calls = len((tmp_path / "calls").read_text().splitlines())
+        (tmp_path / "calls").unlink()
+        return out.stdout.strip().splitlines()[-1], calls
+    assert run([1, 1, 1], 1) == ("status=1", 2)
+    assert run([1, 0], 1) == ("status=0", 2)
+    assert run([1, 1, 1], 0) == ("status=1", 1)
+    assert run([2, 0], 1) == ("status=2", 1)
+    assert run([0], 1) == ("status=0", 1)
 
 
 def test_per_claim_passes_run_just_what_the_claim_names(suite):
