@@ -63,9 +63,7 @@ class FeatureCacheTest {
     void evictsWhenOverCapacity(FeatureCacheType type) {
         SplittableRandom random = new SplittableRandom(3);
         try (FeatureCache cache = type.create(1_000)) {
-            for (long id = 0; id < 10_000; id++) {
-                cache.put(id, UserFeatures.random(id, random));
-            }
+            fill(cache, 10_000, random);
             long size = cache.size();
             assertTrue(size > 0 && size <= 1_000 * OhcFeatureCache.BYTES_PER_ENTRY / 100, "size " + size);
             assertTrue(size < 10_000, "nothing evicted");
@@ -83,9 +81,7 @@ class FeatureCacheTest {
     void caffeineHoldsAtMostItsMaximumSize() {
         SplittableRandom random = new SplittableRandom(4);
         try (FeatureCache cache = FeatureCacheType.CAFFEINE_HEAP.create(1_000)) {
-            for (long id = 0; id < 5_000; id++) {
-                cache.put(id, UserFeatures.random(id, random));
-            }
+            fill(cache, 5_000, random);
             assertTrue(cache.size() <= 1_000);
         }
     }
@@ -95,9 +91,7 @@ class FeatureCacheTest {
         SplittableRandom random = new SplittableRandom(5);
         OhcFeatureCache cache = new OhcFeatureCache(1_000);
         try {
-            for (long id = 0; id < 5_000; id++) {
-                cache.put(id, UserFeatures.random(id, random));
-            }
+            fill(cache, 5_000, random);
             OHCacheStats stats = cache.ohc().stats();
             assertTrue(stats.getEvictionCount() > 0);
             assertTrue(cache.offHeapBytes() <= stats.getCapacity());
@@ -111,9 +105,7 @@ class FeatureCacheTest {
         SplittableRandom random = new SplittableRandom(6);
         OhcFeatureCache cache = new OhcFeatureCache(50_000);
         try {
-            for (long id = 0; id < 50_000; id++) {
-                cache.put(id, UserFeatures.random(id, random));
-            }
+            fill(cache, 50_000, random);
             assertEquals(0, cache.ohc().stats().getEvictionCount());
             assertEquals(50_000, cache.size());
         } finally {
@@ -134,9 +126,7 @@ class FeatureCacheTest {
         int before = liveBlocks.size();
         SplittableRandom random = new SplittableRandom(7);
         OhcFeatureCache cache = (OhcFeatureCache) type.create(10_000);
-        for (long id = 0; id < 10_000; id++) {
-            cache.put(id, UserFeatures.random(id, random));
-        }
+        fill(cache, 10_000, random);
         float[] request = request(random);
         for (long id = 0; id < 10_000; id++) {
             assertFalse(Double.isNaN(cache.score(id, request)));
@@ -146,6 +136,13 @@ class FeatureCacheTest {
         cache.close();
         assertEquals(before, liveBlocks.size(), "native blocks still allocated after close()");
         assertEquals(0, cache.offHeapBytes());
+    }
+
+    /** Puts users 0 to count - 1, each drawn from random. */
+    private static void fill(FeatureCache cache, long count, SplittableRandom random) {
+        for (long id = 0; id < count; id++) {
+            cache.put(id, UserFeatures.random(id, random));
+        }
     }
 
     /** OHC's debug record of allocated native blocks (package-private, so read reflectively). */
@@ -164,9 +161,7 @@ class FeatureCacheTest {
         SplittableRandom random = new SplittableRandom(6);
         EhcacheFeatureCache cache = new EhcacheFeatureCache(50_000);
         try {
-            for (long id = 0; id < 50_000; id++) {
-                cache.put(id, UserFeatures.random(id, random));
-            }
+            fill(cache, 50_000, random);
             assertEquals(0, cache.evictions());
             assertEquals(50_000, cache.size());
             assertTrue(cache.offHeapBytes() > 50_000 * 100L);
