@@ -201,17 +201,20 @@ def _overlap(a: Metric, b: Metric) -> bool:
     return a.lo <= b.hi and b.lo <= a.hi
 
 
+def _applies(tol: dict, method: str, variant: str | None, params: dict) -> bool:
+    """Whether a tolerance (ratio or allocation) covers this method, variant and param set: each
+    of its method, variant and params that it names must match."""
+    return ((not tol.get("method") or tol["method"] == method)
+            and (not tol.get("variant") or tol["variant"] == variant)
+            and (not tol.get("params") or param_matches(params, resolve_params(tol["params"], [params]))))
+
+
 def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
     """(tolerance in %, where it came from) for a pair: the first of the technique's
     ratio_tolerances that matches it, else the suite default."""
     for tol in (t.tolerances if t else []):
-        if tol.get("method") and tol["method"] != group.name:
-            continue
-        if tol.get("variant") and tol["variant"] != label:
-            continue
-        if tol.get("params") and not param_matches(group.params, resolve_params(tol["params"], [group.params])):
-            continue
-        return float(tol["pct"]), tol["why"]
+        if _applies(tol, group.name, label, group.params):
+            return float(tol["pct"]), tol["why"]
     return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
 
 
@@ -222,13 +225,8 @@ def alloc_tolerance(suite: Suite, r: Result, baseline_bytes: float = 0.0) -> tup
     in bytes or as a share of the baseline's B/op; else (0, "")."""
     t = suite.technique(r.cls)
     for tol in (t.alloc_tolerances if t else []):
-        if tol.get("method") and tol["method"] != r.method:
-            continue
-        if tol.get("variant") and r.params.get(t.variant_param) != tol["variant"]:
-            continue
-        if tol.get("params") and not param_matches(r.params, resolve_params(tol["params"], [r.params])):
-            continue
-        return (float(tol["bytes"]) if "bytes" in tol else tol["pct"] / 100 * baseline_bytes), tol["why"]
+        if _applies(tol, r.method, r.params.get(t.variant_param), r.params):
+            return (float(tol["bytes"]) if "bytes" in tol else tol["pct"] / 100 * baseline_bytes), tol["why"]
     return 0.0, ""
 
 
