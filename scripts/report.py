@@ -191,7 +191,7 @@ def targets_section(evs) -> list:
 
 
 def secondary_text(r, t=None, skip=(ALLOC,)) -> str:
-    return "; ".join(f"{k} {fmt_metric(t.named(k, r.secondary[k]) if t else r.secondary[k])}" for k in sorted(r.secondary)
+    return "; ".join(f"{k} {fmt_metric(t.measured(r, k) if t else r.secondary[k])}" for k in sorted(r.secondary)
                      if k not in skip and not k.startswith(("p0.", "p1.")))
 
 

@@ -139,6 +139,26 @@ class Technique:
             return replace(m, unit=info["unit"])
         return m
 
+    def measured(self, r, name: str):
+        """r's metric `name` with its declared unit and, for a metric with a declared resolution,
+        an interval that covers it: a heap figure is one measurement per fork, copied into every
+        iteration, so the iterations' zero spread says nothing of its error; the measuring code's
+        own resolution (bytes per measurement, over the param that divides them) does."""
+        m = self.named(name, r.metric(name))
+        res = (self.metric_info(name) or {}).get("resolution")
+        if m is None or not res:
+            return m
+        try:
+            per = float(r.params.get(res["per_param"], "nan"))
+        except ValueError:
+            per = float("nan")
+        if not per > 0:
+            return m
+        d = res["bytes"] / per
+        lo = min(m.lo, m.score - d) if m.known else m.score - d
+        hi = max(m.hi, m.score + d) if m.known else m.score + d
+        return replace(m, lo=max(lo, 0.0), hi=hi)
+
 
 @dataclass
 class Suite:
@@ -306,10 +326,17 @@ def load_technique(path: Path, passes: dict) -> Technique:
         ck.string(base, "baseline")
     metrics = {}
     for name, info in (d.get("metrics") or {}).items():
-        ck.obj(info, f"metrics.{name}", required=("unit", "better", "doc"), optional=("deterministic",))
+        ck.obj(info, f"metrics.{name}", required=("unit", "better", "doc"), optional=("deterministic", "resolution"))
         ck.string(info["unit"], f"metrics.{name}.unit")
         if info["better"] not in ("lower", "higher"):
             ck.fail(f"metrics.{name}.better", "must be lower or higher")
+        if "resolution" in info:
+            res = ck.obj(info["resolution"], f"metrics.{name}.resolution", required=("bytes", "per_param", "why"))
+            ck.number(res["bytes"], f"metrics.{name}.resolution.bytes", positive=True)
+            ck.string(res["per_param"], f"metrics.{name}.resolution.per_param")
+            ck.string(res["why"], f"metrics.{name}.resolution.why")
+            if info["unit"] != "bytes":
+                ck.fail(f"metrics.{name}.resolution", "a resolution in bytes needs a metric whose unit is bytes")
         metrics[name] = info
     pairs = []
     for i, mp in enumerate(d.get("method_pairs") or []):

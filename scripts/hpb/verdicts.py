@@ -124,6 +124,7 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
         a, b = g.result(claim["variant"]).metric(metric), g.result(claim["baseline"]).metric(base_metric)
         if not comparable(a.unit, b.unit) and not (a.unit == "#" or b.unit == "#"):
             raise InputError(f"{g.result(claim['variant']).source}: {claim['id']}: {a.unit} and {b.unit} cannot be compared")
+        a, b = t.measured(g.result(claim["variant"]), metric), t.measured(g.result(claim["baseline"]), base_metric)
         if "min_speedup" in claim:
             fig = stats.speedup(a, b, _direction(t, metric, a.unit))
             bar, need, pess, desc = claim["min_speedup"], ">=", fig.lo, "speed-up"
@@ -360,9 +361,9 @@ def published_figure(results, p: dict, t: Technique) -> tuple[Figure, int, int] 
     before = select(results, {"benchmark": t.benchmark, **m["before"]}, metric)
     if not after or not before:
         return None
-    a = stats.geomean_metric([r.metric(metric) for r in after])
-    b = stats.geomean_metric([r.metric(metric) for r in before])
-    fig = stats.speedup(a, b, _direction(t, metric, after[0].metric(metric).unit)) if m["kind"] == "speedup" else stats.ratio(a, b)
+    a = stats.geomean_metric([t.measured(r, metric) for r in after])
+    b = stats.geomean_metric([t.measured(r, metric) for r in before])
+    fig = stats.speedup(a, b, _direction(t, metric, a.unit)) if m["kind"] == "speedup" else stats.ratio(a, b)
     return fig, len(after), len(before)
 
 
@@ -469,7 +470,7 @@ def cited_figure(results, t: Technique, c: dict, suite: Suite) -> tuple[Figure, 
         a, b = g.result(c["variant"]), g.result(c["baseline"])
         if a is None or b is None or a.metric(metric) is None or b.metric(metric) is None:
             return None
-        am, bm = a.metric(metric), b.metric(metric)
+        am, bm = t.measured(a, metric), t.measured(b, metric)
         if c.get("kind") == "ratio":
             return stats.ratio(am, bm), a, b
         return stats.speedup(am, bm, _direction(t, metric, am.unit)), a, b

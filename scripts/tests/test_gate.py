@@ -1,7 +1,9 @@
 """The CI gate: every verdict on real runs, mutated inside the test where a case needs it."""
 import json
+import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -10,7 +12,7 @@ from conftest import (COLD, FULL_AMD, I1, I3, KEYS, REPO, SCRIPTS, SPLIT, add_by
                       scale, techniques_copy)
 from hpb import verdicts
 from hpb.markdown import fmt_ratio
-from hpb.model import load
+from hpb.model import Metric, load
 
 
 def with_claims(tmp_path, claims=None, targets=None):
@@ -163,7 +165,7 @@ def test_a_metric_the_current_run_lacks_fails_naming_it(tmp_path, capsys):
 LOOKUP = {"id": "fast", "ci": "short", "method": "lookup", "params": {"size": "max"}, "variant": "LONG_KEY",
           "baseline": "STRING_KEY", "min_speedup": 2}
 BYTES = {"id": "mem", "ci": "short", "metric": "bytesPerEntry", "method": "lookup", "variant": "LONG_KEY",
-         "baseline": "STRING_KEY", "max_ratio": 0.32}
+         "baseline": "STRING_KEY", "max_ratio": 0.33}
 
 
 def test_claims_pass_and_broken_claim_caught(tmp_path, capsys):
@@ -173,7 +175,9 @@ def test_claims_pass_and_broken_claim_caught(tmp_path, capsys):
     code, out, _ = run_gate(capsys, I3, "--baseline", I3, "--techniques", with_claims(tmp_path / "b", {"keys": broken}))
     fails = rows(out, "claim", "FAIL")
     assert code == 1 and len(fails) == 3 and "3.26x [2.11, 5.08]" in fails[0] and "size=1000000" in fails[0]
-    assert "0.316x [0.316, 0.316]" in fails[1] and "0.253x [0.253, 0.253]" in fails[2]
+    # a heap figure's interval is its declared resolution (128 KiB over `size` entries), not the
+    # zero spread of one measurement copied into every iteration
+    assert "0.316x [0.303, 0.329]" in fails[1] and "0.253x [0.251, 0.254]" in fails[2]
 
 
 def test_claim_verdicts_say_whether_the_point_clears_the_bar(suite):
@@ -312,6 +316,14 @@ CONFIG_ERRORS = [
     ("alloc tolerance without its runs", lambda t: t["alloc_tolerances"][0].pop("calibrated_from"), "missing 'calibrated_from'"),
     ("alloc tolerance of a kilobyte", lambda t: t["alloc_tolerances"][0].update(bytes=4096), "more than 0, less than 1024"),
     ("alloc tolerance in bytes and percent", lambda t: t["alloc_tolerances"][0].update(pct=5), "exactly one of 'bytes'"),
+    ("resolution of a metric not in bytes", lambda t: t["metrics"]["allocFloor"].update(
+        resolution={"bytes": 1024, "per_param": "fields", "why": "w"}), "needs a metric whose unit is bytes"),
+    ("resolution without its reason", lambda t: t["metrics"].update(heap={"unit": "bytes", "better": "lower", "doc": "d",
+                                                                         "resolution": {"bytes": 1024, "per_param": "fields"}}),
+     "missing 'why'"),
+    ("resolution of no bytes", lambda t: t["metrics"].update(heap={"unit": "bytes", "better": "lower", "doc": "d",
+                                                                  "resolution": {"bytes": 0, "per_param": "fields", "why": "w"}}),
+     "expected a positive number"),
 ]
 
 
@@ -434,3 +446,68 @@ def test_a_percent_alloc_tolerance_scales_with_the_baseline(tmp_path, capsys):
         cur = copy_run(REPO / "results" / "baseline.json", tmp_path / f"cur{by}.json", add_bytes(per_call, by))
         code, out, _ = run_gate(capsys, cur, "--baseline", REPO / "results" / "baseline.json", "--no-claims", "--time-warn-only")
         assert code == want and [r for r in rows(out, "B/op") if "PER_CALL" in r and ("REGRESSION" in r) == bool(want)]
+
+
+# ---------------------------------------------------------------- heap figures' resolution
+
+def _heap_metrics(suite):
+    return [(t, name, info["resolution"]) for t in suite.techniques for name, info in t.metrics.items() if "resolution" in info]
+
+
+def test_a_heap_figure_is_known_to_the_resolution_its_measuring_code_declares(suite):
+    """Heap.retainedBytes accepts a reading when two full collections in a row agree within a bound;
+    a heap figure is (after - before) / param, so each declared resolution is twice that bound and
+    names the param the benchmark divides by."""
+    heap = (REPO / "src/jmh/java/io/hotpathbench/Heap.java").read_text()
+    m = re.search(r"Math\.abs\(used - previous\) <= (\d+) << (\d+)", heap)
+    assert m, "Heap.retainedBytes no longer reads as the resolution test expects"
+    bound = int(m.group(1)) << int(m.group(2))
+    found = _heap_metrics(suite)
+    assert {(t.id, name) for t, name, _ in found} == {("keys", "bytesPerEntry"), ("latency", "bytesPerSample"),
+                                                        ("latency", "bytesPerRequest")}
+    for t, name, res in found:
+        assert res["bytes"] == 2 * bound, (t.id, name)
+        src = (REPO / "src/jmh/java" / t.package_dir / (t.simple_class + ".java")).read_text()
+        assert re.search(rf"{name} = \(double\) \(after - before\) / {res['per_param']};", src), (t.id, name)
+        assert src.count("Heap.retainedBytes()") >= 2
+
+
+def test_a_heap_figure_gets_its_resolution_as_its_interval(suite):
+    t = suite.by_id("keys")
+    r = next(r for r in load(I3).results if r.method == "lookup" and r.params["size"] == "1000000"
+             and r.params["variant"] == "LONG_KEY")
+    raw = r.metric("bytesPerEntry")
+    assert raw.lo == raw.hi == raw.score  # one measurement copied into every iteration
+    m = t.measured(r, "bytesPerEntry")
+    assert m.unit == "bytes" and m.score == raw.score
+    assert m.lo == pytest.approx(raw.score - 131072 / 1e6) and m.hi == pytest.approx(raw.score + 131072 / 1e6)
+    wide = replace(r, secondary={**r.secondary, "bytesPerEntry": Metric(raw.score, raw.score - 1, raw.score + 1, "#")})
+    assert (t.measured(wide, "bytesPerEntry").lo, t.measured(wide, "bytesPerEntry").hi) == (raw.score - 1, raw.score + 1)
+    tiny = replace(r, params={**r.params, "size": "10"})
+    assert t.measured(tiny, "bytesPerEntry").lo == 0.0  # never below zero bytes
+    assert t.measured(r, "primary") == r.primary  # a metric without a resolution is as JMH wrote it
+    assert t.measured(replace(r, params={k: v for k, v in r.params.items() if k != "size"}), "bytesPerEntry").hi == raw.score
+
+
+def test_committed_runs_of_one_code_agree_within_the_declared_heap_resolution(suite):
+    """Every committed full run of the same benchmark code and JVM: each heap figure's retained
+    bytes (figure x param) differ between runs by less than the two runs' resolutions together,
+    so every run's interval holds every other run's figure."""
+    runs = [load(p) for p in sorted((REPO / "results").glob("2*.json")) if not p.name.endswith(".provenance.json")]
+    compared, widest = 0, 0.0
+    for pool in verdicts.pools(runs, suite):
+        for t, name, res in _heap_metrics(suite):
+            if pool.technique is not t or len(pool.runs) < 2:
+                continue
+            seen: dict = {}
+            for _, rs in pool.runs:
+                for r in rs:
+                    if r.metric(name) is not None:
+                        seen.setdefault((r.method, tuple(sorted(r.params.items()))), []).append(
+                            r.metric(name).score * float(r.params[res["per_param"]]))
+            for key, total in seen.items():
+                if len(total) >= 2:
+                    compared += 1
+                    widest = max(widest, max(total) - min(total))
+            assert widest <= 2 * res["bytes"], (t.id, name, widest)
+    assert compared >= 20  # the two JDK 17 runs of the current code, keys and latency
