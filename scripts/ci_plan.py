@@ -8,7 +8,7 @@ gate checks on its results (comma-separated, or `-` for none: an empty field wou
 `read`, which treats consecutive tabs as one), how often the pass is made again when its gate
 fails (`retries`, 0 unless the suite says), then the `mvn jmh:run` arguments.
 Every claim in scripts/techniques/*.json names its pass (`ci`); a pass with `per_claim` runs once per
-claim, on just the benchmark method and params the claim names. .ci/run reads this, so a claim added
+claim, on just the benchmark method, params and variants the claim names. .ci/run reads this, so a claim added
 to a technique file is gated without touching .ci/run.
 """
 from __future__ import annotations
@@ -38,6 +38,11 @@ def plan(suite: config.Suite) -> list:
                 if any("," in x for x in vals):
                     raise InputError(f"{t.path}: claim {c['id']}: {k} value with a comma cannot be passed to JMH's -p")
                 args.append(f"-Djmh.p.{k}={','.join(vals)}")
+            vp = t.variant_param
+            in_pair = any(c["method"] == mp["baseline"] or c["method"] in mp["methods"] for mp in t.method_pairs)
+            if vp and not in_pair and vp not in (c.get("params") or {}):
+                # just the two variants the claim compares: half the time, spent on more iterations
+                args.append(f"-Djmh.p.{vp}={','.join(dict.fromkeys([c['variant'], c['baseline']]))}")
             out.append((name, [c["id"]], args + list(p["args"])))
     return out
 

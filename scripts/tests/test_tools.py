@@ -212,8 +212,24 @@ def test_ci_makes_a_failed_pass_again_only_as_often_as_the_suite_allows(tmp_path
 def test_per_claim_passes_run_just_what_the_claim_names(suite):
     planned = {ids[0]: args for name, ids, args in ci_plan.plan(suite) if name == "precise"}
     split = planned["split-indexof-2char-2x"]
-    assert split[:3] == ["-Djmh.include=SplitBenchmark.split$", "-Djmh.p.delimiter=||,::", "-Djmh.p.fields=16"]
-    assert "-Djmh.i=10" in split
+    assert split[:4] == ["-Djmh.include=SplitBenchmark.split$", "-Djmh.p.delimiter=||,::", "-Djmh.p.fields=16",
+                         "-Djmh.p.variant=INDEX_OF,JDK_SPLIT"]
+    assert "-Djmh.i=30" in split
+    assert "-Djmh.p.variant=SHARED,PER_CALL" in planned["validator-shared-50x"]
+
+
+def test_a_per_claim_pass_names_each_variant_once_and_leaves_method_pairs_alone(tmp_path, monkeypatch):
+    def edit(files):
+        files["split"]["claims"] += [
+            {"id": "same", "ci": "precise", "method": "split", "params": {"delimiter": "|", "fields": "4"},
+             "variant": "INDEX_OF", "baseline": "INDEX_OF", "metric": "gc.alloc.rate.norm", "baseline_metric": "allocFloor",
+             "max_ratio": 1.1},
+            {"id": "pair", "ci": "precise", "method": "splitFirst", "params": {"delimiter": "|", "fields": "4"},
+             "variant": "splitFirst", "baseline": "jdkSplitFirst", "min_speedup": 1}]
+    monkeypatch.setattr(config, "TECHNIQUES_DIR", techniques_copy(tmp_path, edit))
+    planned = {ids[0]: args for name, ids, args in ci_plan.plan(config.load_suite()) if name == "precise"}
+    assert "-Djmh.p.variant=INDEX_OF" in planned["same"]
+    assert not any(a.startswith("-Djmh.p.variant") for a in planned["pair"])
 
 
 def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
