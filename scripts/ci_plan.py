@@ -39,8 +39,7 @@ def plan(suite: config.Suite) -> list:
                     raise InputError(f"{t.path}: claim {c['id']}: {k} value with a comma cannot be passed to JMH's -p")
                 args.append(f"-Djmh.p.{k}={','.join(vals)}")
             vp = t.variant_param
-            in_pair = any(c["method"] == mp["baseline"] or c["method"] in mp["methods"] for mp in t.method_pairs)
-            if vp and not in_pair and vp not in (c.get("params") or {}):
+            if vp and t.method_pair(c["method"]) is None and vp not in (c.get("params") or {}):
                 # just the two variants the claim compares: half the time, spent on more iterations
                 args.append(f"-Djmh.p.{vp}={','.join(dict.fromkeys([c['variant'], c['baseline']]))}")
             out.append((name, [c["id"]], args + list(p["args"])))

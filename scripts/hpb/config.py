@@ -122,6 +122,10 @@ class Technique:
             return self.baseline.get(method)
         return self.baseline
 
+    def method_pair(self, method: str) -> dict | None:
+        """The method pair `method` belongs to (as its baseline or one of its methods), if any."""
+        return next((mp for mp in self.method_pairs if method == mp["baseline"] or method in mp["methods"]), None)
+
     def metric_info(self, name: str) -> dict | None:
         if name in ("primary", None, ""):
             return {"unit": None}

@@ -50,10 +50,7 @@ def group_results(results, suite: Suite | None = None) -> list:
     for r in results:
         t = suite.technique(r.cls) if suite else None
         vp = t.variant_param if t else "variant"
-        pair = None
-        for mp in (t.method_pairs if t else []):
-            if r.method == mp["baseline"] or r.method in mp["methods"]:
-                pair = mp
+        pair = t.method_pair(r.method) if t else None
         if pair is not None:
             gk = (r.cls, "pair:" + pair["baseline"], r.mode, r.threads, tuple(sorted(r.params.items())))
             if gk not in groups:
