@@ -42,7 +42,10 @@ import java.util.regex.PatternSyntaxException;
 public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
-    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip");
+    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
+            "trials", "budget", "seed");
+
+    private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
     static final List<String> DEFAULT_PROFILERS = List.of("gc");
 
@@ -82,15 +85,26 @@ public final class JmhOptions {
     private final Map<String, String> flags;
     private final Map<String, String> params;
     private final String jdk;
+    private final boolean quick;
+    private final boolean forksGiven;
+    private final Integer trials;
+    private final java.time.Duration budget;
+    private final Long seed;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
-                       Map<String, String> flags, Map<String, String> params, String jdk) {
+                       Map<String, String> flags, Map<String, String> params, String jdk,
+                       boolean quick, boolean forksGiven, Integer trials, java.time.Duration budget, Long seed) {
         this.include = include;
         this.exclude = exclude;
         this.profilers = profilers;
         this.flags = flags;
         this.params = params;
         this.jdk = jdk;
+        this.quick = quick;
+        this.forksGiven = forksGiven;
+        this.trials = trials;
+        this.budget = budget;
+        this.seed = seed;
     }
 
     /**
@@ -159,14 +173,89 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
             }
             flags.put(key, value);
         }
-        return new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params, jdk);
+        boolean forksGiven = jmh.containsKey("f");
+        Integer trials = null;
+        if (jmh.containsKey("trials")) {
+            String v = jmh.get("trials");
+            if (!INT.matcher(v).matches() || Integer.parseInt(v) < 1 || v.length() > 4) {
+                throw new IllegalArgumentException("-Djmh.trials=" + v + " is not a valid value (expected a number of trials, 1 or more)");
+            }
+            trials = Integer.parseInt(v);
+        }
+        java.time.Duration budget = null;
+        if (jmh.containsKey("budget")) {
+            budget = budget(jmh.get("budget"));
+        }
+        if (forksGiven && (trials != null || budget != null)) {
+            throw new IllegalArgumentException("-Djmh.f runs JMH's own fork order (no trials); it cannot be combined with "
+                    + (trials != null ? "-Djmh.trials" : "-Djmh.budget"));
+        }
+        Long seed = null;
+        if (jmh.containsKey("seed")) {
+            try {
+                seed = Long.parseLong(jmh.get("seed"));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("-Djmh.seed=" + jmh.get("seed") + " is not a valid value (expected a whole number)");
+            }
+        }
+        return new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params, jdk,
+                quick, forksGiven, trials, budget, seed);
+    }
+
+    /** A budget such as 35m, 90m, 1h or 600s. */
+    static java.time.Duration budget(String value) {
+        java.util.regex.Matcher m = BUDGET.matcher(value);
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0 || m.group(1).length() > 6) {
+            throw new IllegalArgumentException("-Djmh.budget=" + value + " is not a valid value (expected a duration such as 10m, 90m, 1h or 600s)");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "s" -> java.time.Duration.ofSeconds(n);
+            case "m" -> java.time.Duration.ofMinutes(n);
+            default -> java.time.Duration.ofHours(n);
+        };
+    }
+
+    /**
+     * Whether this run uses JMH's own fork order (one JMH process, every fork of a configuration
+     * back to back), which {@code -Djmh.f} asks for; otherwise the run is made of trials.
+     */
+    public boolean jmhForkOrder() {
+        return forksGiven;
+    }
+
+    /**
+     * The fixed number of trials: {@code -Djmh.trials}, or 1 for {@code -Djmh.quick} without it;
+     * null when the class settings and the budget decide.
+     */
+    public Integer trials() {
+        return trials != null ? trials : quick ? Integer.valueOf(1) : null;
+    }
+
+    /** {@code -Djmh.budget}, or null when not given. */
+    public java.time.Duration budget() {
+        return budget;
+    }
+
+    /** {@code -Djmh.seed}, the shuffle's seed, or null for a fresh one. */
+    public Long seed() {
+        return seed;
+    }
+
+    public boolean isQuick() {
+        return quick;
+    }
+
+    /** The user's {@code -Djmh.p.NAME} overrides. */
+    public Map<String, String> params() {
+        return params;
     }
 
     /** The JMH arguments, without the selection regex and the result file. */

@@ -109,10 +109,18 @@ public class RunMojo extends AbstractMojo {
         if (selected.isEmpty()) {
             throw new MojoFailureException(noMatch(options.include(), options.exclude(), all));
         }
-        checkLock(Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock"));
-
+        Path lockFile = Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
         Path base = project.getBasedir().toPath();
         Environment.Git git = Environment.git(base);
+        if (!options.jmhForkOrder()) {
+            try (MachineLock lock = MachineLock.hold(lockFile)) {
+                new TrialRun(this, options, java, classpath, base, resultsDir.toPath(),
+                        base.resolve("scripts").resolve("techniques"))
+                        .run(git, jmhVersion, selectedBy, forkJava, probe, properties, selected);
+            }
+            return;
+        }
+        checkLock(lockFile);
         Instant start = Instant.now();
         ResultFiles files;
         try {
@@ -149,6 +157,24 @@ public class RunMojo extends AbstractMojo {
             getLog().warn(unreadable);
         }
 
+        Map<String, Object> provenance = provenance(files, start, end, git, selectedBy, forkJava, probe, jvms, jvmArgs,
+                unreadable, jmhVersion, java, jmhArgs, properties, selected);
+        try {
+            files.publish(Json.write(provenance));
+        } catch (IOException e) {
+            files.discard();
+            throw new MojoFailureException("run finished but its result was not stored: " + e.getMessage());
+        }
+        getLog().info("results: " + base.relativize(files.result().toAbsolutePath()));
+        getLog().info("provenance: " + base.relativize(files.provenance().toAbsolutePath()));
+    }
+
+    /** The provenance every run writes: when, which commit, which JDK and JVM options, which host, which JMH options. */
+    static Map<String, Object> provenance(ResultFiles files, Instant start, Instant end, Environment.Git git,
+                                          String selectedBy, String forkJava, Environment.Probe probe,
+                                          List<Map<String, Object>> jvms, List<Map<String, Object>> jvmArgs,
+                                          String unreadable, String jmhVersion, String java, List<String> jmhArgs,
+                                          Map<String, String> properties, List<String> selected) {
         Map<String, Object> provenance = new LinkedHashMap<>();
         provenance.put("result", files.result().getFileName().toString());
         provenance.put("status", "complete");
@@ -174,14 +200,7 @@ public class RunMojo extends AbstractMojo {
         jmh.put("mavenProperties", new TreeMap<>(properties));
         jmh.put("benchmarks", selected);
         provenance.put("jmh", jmh);
-        try {
-            files.publish(Json.write(provenance));
-        } catch (IOException e) {
-            files.discard();
-            throw new MojoFailureException("run finished but its result was not stored: " + e.getMessage());
-        }
-        getLog().info("results: " + base.relativize(files.result().toAbsolutePath()));
-        getLog().info("provenance: " + base.relativize(files.provenance().toAbsolutePath()));
+        return provenance;
     }
 
     private final StringBuilder lastOutput = new StringBuilder();
@@ -251,7 +270,7 @@ public class RunMojo extends AbstractMojo {
         }
     }
 
-    private List<String> listBenchmarks(String java, String classpath) throws MojoFailureException {
+    List<String> listBenchmarks(String java, String classpath) throws MojoFailureException {
         try {
             Process p = new ProcessBuilder(java, "-cp", classpath, JMH_MAIN, "-l")
                     .redirectErrorStream(true).start();

@@ -1,0 +1,116 @@
+package io.hotpathbench.jmh;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+/**
+ * Records, for every iteration, how much of the machine's CPU time was not this benchmark's to
+ * use: {@code noise.steal}, the share the hypervisor stole ({@code /proc/stat}'s steal column), and
+ * {@code noise.other}, the share other processes used (all busy CPU time minus this JVM's own CPU
+ * time), both in percent of the machine's CPU time over the iteration. A shared 2-core machine
+ * whose neighbour wakes up shows here first. On a system without {@code /proc/stat} it records
+ * nothing. Used as {@code -prof io.hotpathbench.jmh.NoiseProfiler}; the suite adds it to every
+ * trial run.
+ */
+public final class NoiseProfiler implements InternalProfiler {
+
+    static final Path PROC_STAT = Path.of("/proc/stat");
+    /** USER_HZ: the unit of /proc/stat, 100 on every Linux this suite runs on. */
+    static final double TICK_NANOS = 1e9 / 100;
+
+    private long[] before;
+    private long cpuBefore;
+
+    @Override
+    public String getDescription() {
+        return "CPU time stolen by the hypervisor and used by other processes, per iteration (/proc/stat)";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        before = read(PROC_STAT);
+        cpuBefore = processCpuNanos();
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        long[] after = read(PROC_STAT);
+        long cpuAfter = processCpuNanos();
+        if (before == null || after == null || cpuBefore < 0 || cpuAfter < 0) {
+            return List.of();
+        }
+        double[] shares = shares(before, after, cpuAfter - cpuBefore);
+        if (shares == null) {
+            return List.of();
+        }
+        return List.of(
+                new ScalarResult("noise.steal", shares[0], "%", AggregationPolicy.AVG),
+                new ScalarResult("noise.other", shares[1], "%", AggregationPolicy.AVG));
+    }
+
+    /**
+     * Steal and other-process shares in percent, from two readings of /proc/stat's aggregate cpu
+     * line (user nice system idle iowait irq softirq steal) and this process's CPU time between
+     * them; null when no tick passed.
+     */
+    static double[] shares(long[] before, long[] after, long ownCpuNanos) {
+        long total = 0;
+        long[] d = new long[8];
+        for (int i = 0; i < 8; i++) {
+            d[i] = after[i] - before[i];
+            total += d[i];
+        }
+        if (total <= 0) {
+            return null;
+        }
+        long idle = d[3] + d[4];
+        long steal = d[7];
+        double busyNanos = (total - idle - steal) * TICK_NANOS;
+        double other = Math.max(0, busyNanos - ownCpuNanos);
+        double totalNanos = total * TICK_NANOS;
+        return new double[] {100.0 * steal / total, Math.min(100.0, 100.0 * other / totalNanos)};
+    }
+
+    /** The first eight counters of the aggregate "cpu" line, or null. */
+    static long[] read(Path stat) {
+        try {
+            for (String line : Files.readAllLines(stat)) {
+                if (line.startsWith("cpu ")) {
+                    return parse(line);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
+    static long[] parse(String cpuLine) {
+        String[] f = cpuLine.trim().split("\\s+");
+        long[] v = new long[8];
+        for (int i = 0; i < 8; i++) {
+            v[i] = i + 1 < f.length ? Long.parseLong(f[i + 1]) : 0;
+        }
+        return v;
+    }
+
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,112 @@
+package io.hotpathbench.jmh;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The figures the suite cites, read from the technique files the scripts also read
+ * ({@code scripts/techniques/*.json}: {@code benchmark}, {@code precision_pct} and the
+ * {@code cited} list), so the run samples until exactly those figures are precise enough.
+ */
+final class Techniques {
+
+    /**
+     * One cited figure: in benchmark class {@code cls}, {@code variant} against {@code baseline},
+     * either two values of the {@code variant} param of {@code method}, or two methods of the class
+     * (a method pair) at {@code params}.
+     */
+    record Cited(String id, String cls, String method, Map<String, String> params, String variant, String baseline,
+                 String metric, double precisionPct) {
+
+        /** The pairs of {@code members} (one group) this figure names; one per side at most. */
+        List<TrialSchedule.Pair> pairs(List<TrialSchedule.Configuration> members) {
+            List<TrialSchedule.Pair> out = new ArrayList<>();
+            boolean methodPair = members.stream().anyMatch(c -> c.method().equals(variant));
+            for (TrialSchedule.Configuration v : members) {
+                if (!v.cls().equals(cls) || !matches(v.params())) {
+                    continue;
+                }
+                boolean isVariant = methodPair ? v.method().equals(variant)
+                        : v.method().equals(method) && variant.equals(v.params().get(TrialSchedule.VARIANT));
+                if (!isVariant) {
+                    continue;
+                }
+                for (TrialSchedule.Configuration b : members) {
+                    boolean isBaseline = methodPair ? b.method().equals(baseline)
+                            : b.method().equals(method) && baseline.equals(b.params().get(TrialSchedule.VARIANT));
+                    if (isBaseline && b != v && java.util.Objects.equals(b.side(), v.side())
+                            && b.shared().equals(v.shared())) {
+                        out.add(new TrialSchedule.Pair(id, v, b, metric, PairedRatio.target(precisionPct)));
+                    }
+                }
+            }
+            return out;
+        }
+
+        private boolean matches(Map<String, String> p) {
+            for (Map.Entry<String, String> e : params.entrySet()) {
+                if (!e.getValue().equals(p.get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private Techniques() {
+    }
+
+    /** Every cited figure in {@code dir}; none when the folder does not exist. */
+    static List<Cited> read(Path dir) throws IOException {
+        List<Cited> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        }
+        for (Path f : files) {
+            Object doc;
+            try {
+                doc = Json.read(Files.readString(f, StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(f + ": not valid JSON (" + e.getMessage() + ")");
+            }
+            out.addAll(cited(f, doc));
+        }
+        return out;
+    }
+
+    static List<Cited> cited(Path file, Object doc) throws IOException {
+        List<Cited> out = new ArrayList<>();
+        if (!(doc instanceof Map<?, ?> t) || !(t.get("benchmark") instanceof String cls)) {
+            throw new IOException(file + ": a technique file needs a \"benchmark\" class name");
+        }
+        double precision = t.get("precision_pct") instanceof Double d ? d : RunDefaults.PRECISION_PCT;
+        if (!(t.get("cited") instanceof List<?> cited)) {
+            return out;
+        }
+        for (Object o : cited) {
+            if (!(o instanceof Map<?, ?> c) || !(c.get("id") instanceof String id)
+                    || !(c.get("method") instanceof String method) || !(c.get("variant") instanceof String variant)
+                    || !(c.get("baseline") instanceof String baseline)) {
+                throw new IOException(file + ": a cited figure needs id, method, variant and baseline");
+            }
+            Map<String, String> params = new LinkedHashMap<>();
+            if (c.get("params") instanceof Map<?, ?> p) {
+                p.forEach((k, v) -> params.put(String.valueOf(k), String.valueOf(v)));
+            }
+            String metric = c.get("metric") instanceof String m && !m.equals("primary") ? m : null;
+            out.add(new Cited(id, cls, method, params, variant, baseline, metric, precision));
+        }
+        return out;
+    }
+}

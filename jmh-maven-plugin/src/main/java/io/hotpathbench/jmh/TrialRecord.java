@@ -1,0 +1,103 @@
+package io.hotpathbench.jmh;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The provenance's {@code trials} block: the schedule, its seed, each group and how it ended. */
+final class TrialRecord {
+
+    static final String METHOD = "geometric mean of per-trial ratios of paired fork scores; "
+            + "95% Student t interval on their logarithms over the trials (n - 1 degrees of freedom)";
+
+    private TrialRecord() {
+    }
+
+    static Map<String, Object> of(TrialSchedule schedule, long seed, JmhOptions options, Map<String, String> skipped) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("seed", seed);
+        m.put("confidence", PairedRatio.CONFIDENCE);
+        m.put("method", METHOD);
+        Duration budget = options.budget() != null ? options.budget() : RunDefaults.BUDGET;
+        boolean fixed = options.trials() != null && options.budget() == null;
+        m.put("budgetSeconds", fixed ? null : budget.toSeconds());
+        m.put("trialsOption", options.trials());
+        m.put("quick", options.isQuick());
+        m.put("ended", schedule.ended());
+        m.put("elapsedSeconds", Math.round(schedule.elapsedSeconds()));
+        m.put("skipped", skipped);
+        List<Object> groups = new ArrayList<>();
+        for (TrialSchedule.Group g : schedule.groups()) {
+            Map<String, Object> gm = new LinkedHashMap<>();
+            gm.put("id", g.id);
+            gm.put("class", g.first().cls());
+            gm.put("mode", g.first().mode());
+            gm.put("params", g.first().shared());
+            List<Object> members = new ArrayList<>();
+            g.members.forEach(c -> members.add(configuration(c)));
+            gm.put("members", members);
+            gm.put("cited", g.cited.stream().map(TrialSchedule.Pair::id).distinct().toList());
+            gm.put("minTrials", g.minTrials);
+            gm.put("trials", g.trials);
+            gm.put("ended", g.ended);
+            Map<String, Object> precision = new LinkedHashMap<>();
+            for (TrialSchedule.Pair p : g.cited) {
+                PairedRatio r = g.ratio(p);
+                Map<String, Object> pm = new LinkedHashMap<>();
+                pm.put("metric", p.metric() == null ? "primary" : p.metric());
+                pm.put("variant", configuration(p.variant()));
+                pm.put("baseline", configuration(p.baseline()));
+                pm.put("n", r.n());
+                pm.put("ratio", finite(r.ratio()));
+                pm.put("low", finite(r.low()));
+                pm.put("high", finite(r.high()));
+                pm.put("highOverLow", finite(r.highOverLow()));
+                pm.put("target", p.target());
+                precision.put(p.id() + (p.variant().side() == null ? "" : "@" + p.variant().side()), pm);
+            }
+            gm.put("precision", precision);
+            groups.add(gm);
+        }
+        m.put("groups", groups);
+        List<Object> entries = new ArrayList<>();
+        for (TrialSchedule.Entry e : schedule.schedule()) {
+            Map<String, Object> em = new LinkedHashMap<>();
+            em.put("trial", e.trial());
+            em.put("group", e.group());
+            em.put("order", e.order());
+            em.putAll(configuration(e.configuration()));
+            em.put("fork", e.fork());
+            em.put("startedUtc", e.startedUtc());
+            em.put("seconds", Math.round(e.seconds() * 10) / 10.0);
+            entries.add(em);
+        }
+        m.put("schedule", entries);
+        return m;
+    }
+
+    static Map<String, Object> configuration(TrialSchedule.Configuration c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("benchmark", c.benchmark());
+        m.put("mode", c.mode());
+        m.put("params", c.params());
+        m.put("side", c.side());
+        return m;
+    }
+
+    /** One line per cited pair of a group, for the log. */
+    static List<String> summary(TrialSchedule.Group g) {
+        List<String> lines = new ArrayList<>();
+        for (TrialSchedule.Pair p : g.cited) {
+            PairedRatio r = g.ratio(p);
+            lines.add(String.format("%s (%s, %d trials, ended: %s): %.4gx [%.4g, %.4g], high/low %.3f against %.3f",
+                    p.id(), g.id, r.n(), g.ended, r.ratio(), r.low(), r.high(), r.highOverLow(), p.target()));
+        }
+        return lines;
+    }
+
+    private static Object finite(double d) {
+        return Double.isFinite(d) ? d : null;
+    }
+}

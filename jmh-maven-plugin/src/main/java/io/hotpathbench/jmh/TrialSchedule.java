@@ -1,0 +1,339 @@
+package io.hotpathbench.jmh;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.function.LongSupplier;
+
+/**
+ * The trials of one run, blocked by pair: which forks run, in which order, and when to stop.
+ *
+ * <p>A <em>group</em> is the configurations of one benchmark class that share the mode and every
+ * param except {@code variant} (the variants of a configuration, and the other methods of the class
+ * at the same params, e.g. {@code split} and {@code splitFirst}), each once per side in a
+ * two-commit run. In a trial a group runs one fork of every member back to back, in a fresh random
+ * order; the groups of a round come in random order too. So both sides of every pair share the same
+ * minutes of the machine, and fork k of every member of a group belongs to the group's trial k.
+ *
+ * <p>How trials, budget and quick combine:
+ * <ul>
+ *   <li>{@code -Djmh.trials=N} (or {@code -Djmh.quick}, which means one trial unless trials are
+ *       given): every group runs exactly N trials, round by round; no budget applies.
+ *   <li>Otherwise each group first runs its minimum (the class's {@code @Fork} value): first the
+ *       groups that hold a cited pair (a figure in {@code scripts/techniques/*.json}), then those
+ *       groups get one more trial per round, in random order, while any of their cited pairs' 95%
+ *       interval is wider than its technique's precision, as long as the trial's expected duration
+ *       fits the budget ({@code -Djmh.budget}, default 35m): every unresolved group gets the same
+ *       number of trials, so an expensive group spends more of the budget than a cheap one. Last,
+ *       the groups without a cited pair run their minimum while the budget lasts; one that does
+ *       not fit is skipped and named.
+ *   <li>{@code -Djmh.trials=N} together with an explicit {@code -Djmh.budget} makes N the minimum
+ *       and keeps the budgeted extra trials.
+ * </ul>
+ */
+final class TrialSchedule {
+
+    /** One configuration: a benchmark method, a mode, its params and (two-commit runs) a side. */
+    record Configuration(String benchmark, String cls, String mode, Map<String, String> params, int forks,
+                         double estimateSeconds, String side) {
+
+        String method() {
+            return benchmark.substring(benchmark.lastIndexOf('.') + 1);
+        }
+
+        /** The params that place this configuration in its group: every param but the variant. */
+        Map<String, String> shared() {
+            Map<String, String> m = new LinkedHashMap<>(params);
+            m.remove(VARIANT);
+            return m;
+        }
+
+        String label() {
+            return benchmark.substring(benchmark.lastIndexOf('.', benchmark.lastIndexOf('.') - 1) + 1)
+                    + " " + params + (side == null ? "" : " side=" + side);
+        }
+    }
+
+    /**
+     * A figure the README or report cites: {@code variant} against {@code baseline} in one group, on
+     * {@code metric} (null: the primary score).
+     */
+    record Pair(String id, Configuration variant, Configuration baseline, String metric, double target) {
+    }
+
+    /** The key of the primary score in {@link Outcome#scores()}. */
+    static final String PRIMARY = "";
+
+    /**
+     * What one fork measured: the mean of its measured iterations for the primary score (key
+     * {@link #PRIMARY}) and every secondary metric, and how long the fork took, setup included.
+     */
+    record Outcome(Map<String, Double> scores, double seconds) {
+    }
+
+    /** Thrown by a fork whose technique cannot run here (e.g. no Redis can start). */
+    static final class Unavailable extends Exception {
+        Unavailable(String reason) {
+            super(reason);
+        }
+    }
+
+    /** Runs one fork. */
+    interface Forks {
+        Outcome run(Configuration c, Group g, int trial, int order) throws Unavailable, Exception;
+    }
+
+    static final String VARIANT = "variant";
+
+    /** A group's state as the schedule runs it. */
+    static final class Group {
+        final String id;
+        final List<Configuration> members;
+        final List<Pair> cited = new ArrayList<>();
+        final int minTrials;
+        final Map<Configuration, List<Map<String, Double>>> scores = new LinkedHashMap<>();
+        final Map<Configuration, Double> seconds = new LinkedHashMap<>();
+        int trials;
+        String ended = "";
+
+        Group(String id, List<Configuration> members, int minTrials) {
+            this.id = id;
+            this.members = members;
+            this.minTrials = minTrials;
+            members.forEach(m -> scores.put(m, new ArrayList<>()));
+        }
+
+        Configuration first() {
+            return members.get(0);
+        }
+
+        List<Double> values(Configuration c, String metric) {
+            String key = metric == null ? PRIMARY : metric;
+            return scores.get(c).stream().map(m -> m.getOrDefault(key, Double.NaN)).toList();
+        }
+
+        PairedRatio ratio(Pair p) {
+            return PairedRatio.of(values(p.variant(), p.metric()), values(p.baseline(), p.metric()));
+        }
+
+        /**
+         * Whether every cited pair is within its precision. A pair with a value that is not positive
+         * (a GC pause of 0 s per minute off heap) has no log ratio and cannot steer the sampling.
+         */
+        boolean precise() {
+            return !cited.isEmpty() && cited.stream()
+                    .filter(p -> logScale(values(p.variant(), p.metric())) && logScale(values(p.baseline(), p.metric())))
+                    .allMatch(p -> ratio(p).within(p.target()));
+        }
+
+        private static boolean logScale(List<Double> xs) {
+            return xs.stream().allMatch(x -> x > 0 && Double.isFinite(x));
+        }
+
+        /** Expected seconds of one more trial: each member's last fork, else its estimate. */
+        double estimate() {
+            double s = 0;
+            for (Configuration c : members) {
+                s += seconds.getOrDefault(c, c.estimateSeconds());
+            }
+            return s;
+        }
+    }
+
+    /** One executed fork, for the provenance. */
+    record Entry(int trial, String group, int order, Configuration configuration, int fork, String startedUtc,
+                 double seconds) {
+    }
+
+    private final List<Group> groups;
+    private final Random random;
+    private final Integer fixedTrials;
+    private final Duration budget;
+    private final LongSupplier nanos;
+    private final List<Entry> schedule = new ArrayList<>();
+    private final Map<String, String> skipped = new LinkedHashMap<>();
+    private final long start;
+
+    TrialSchedule(List<Group> groups, long seed, Integer fixedTrials, Duration budget, LongSupplier nanos) {
+        this.groups = groups;
+        this.random = new Random(seed);
+        this.fixedTrials = fixedTrials;
+        this.budget = budget;
+        this.nanos = nanos;
+        this.start = nanos.getAsLong();
+    }
+
+    /**
+     * Forms the groups of {@code configurations} (in their order) and attaches each cited pair to
+     * the group holding both its sides. {@code minTrials} overrides every group's minimum when not
+     * null; otherwise a group's minimum is its members' largest fork count.
+     */
+    static List<Group> groups(List<Configuration> configurations, List<Techniques.Cited> cited, Integer minTrials) {
+        Map<List<Object>, List<Configuration>> byKey = new LinkedHashMap<>();
+        for (Configuration c : configurations) {
+            byKey.computeIfAbsent(List.of(c.cls(), c.mode(), c.shared()), k -> new ArrayList<>()).add(c);
+        }
+        List<Group> groups = new ArrayList<>();
+        int n = 0;
+        for (List<Configuration> members : byKey.values()) {
+            int min = minTrials != null ? minTrials
+                    : Math.max(1, members.stream().mapToInt(Configuration::forks).max().orElse(1));
+            Group g = new Group(String.format("g%02d", ++n), members, min);
+            for (Techniques.Cited spec : cited) {
+                g.cited.addAll(spec.pairs(members));
+            }
+            groups.add(g);
+        }
+        return groups;
+    }
+
+    /** Runs the whole schedule. */
+    void run(Forks forks) throws Exception {
+        boolean fixed = fixedTrials != null && budget == null;
+        if (fixed) {
+            for (int round = 1; round <= fixedTrials; round++) {
+                for (Group g : shuffled(groups)) {
+                    trial(g, forks);
+                }
+            }
+            groups.forEach(g -> g.ended = "fixed");
+            return;
+        }
+        List<Group> cited = groups.stream().filter(g -> !g.cited.isEmpty()).toList();
+        List<Group> rest = groups.stream().filter(g -> g.cited.isEmpty()).toList();
+        int rounds = cited.stream().mapToInt(g -> g.minTrials).max().orElse(0);
+        for (int round = 1; round <= rounds; round++) {
+            for (Group g : shuffled(cited)) {
+                if (g.trials < g.minTrials) {
+                    trial(g, forks);
+                }
+            }
+        }
+        while (true) {
+            List<Group> open = new ArrayList<>();
+            for (Group g : cited) {
+                if (!g.ended.isEmpty() || skipped.containsKey(g.id)) {
+                    continue;
+                }
+                if (g.precise()) {
+                    g.ended = "precision";
+                } else if (!fits(g.estimate())) {
+                    g.ended = "budget";
+                } else {
+                    open.add(g);
+                }
+            }
+            if (open.isEmpty()) {
+                break;
+            }
+            for (Group g : shuffled(open)) {
+                if (fits(g.estimate())) {
+                    trial(g, forks);
+                }
+            }
+        }
+        for (Group g : shuffled(rest)) {
+            if (!fits(g.estimate() * g.minTrials)) {
+                g.ended = "skipped: the budget was spent";
+                continue;
+            }
+            while (g.trials < g.minTrials && !skipped.containsKey(g.id)) {
+                trial(g, forks);
+            }
+            g.ended = "minimum";
+        }
+    }
+
+    private boolean fits(double seconds) {
+        return elapsedSeconds() + seconds <= budget().toSeconds();
+    }
+
+    private Duration budget() {
+        return budget != null ? budget : RunDefaults.BUDGET;
+    }
+
+    double elapsedSeconds() {
+        return (nanos.getAsLong() - start) / 1e9;
+    }
+
+    private void trial(Group g, Forks forks) throws Exception {
+        if (skipped.containsKey(g.id)) {
+            return;
+        }
+        int trial = g.trials + 1;
+        int order = 0;
+        for (Configuration c : shuffled(g.members)) {
+            String started = java.time.Instant.now().toString();
+            long t0 = nanos.getAsLong();
+            Outcome o;
+            try {
+                o = forks.run(c, g, trial, order);
+            } catch (Unavailable e) {
+                skipClass(c.cls(), e.getMessage());
+                return;
+            }
+            double secs = o.seconds() > 0 ? o.seconds() : (nanos.getAsLong() - t0) / 1e9;
+            g.seconds.put(c, secs);
+            List<Map<String, Double>> s = g.scores.get(c);
+            s.add(o.scores());
+            schedule.add(new Entry(trial, g.id, order, c, s.size() - 1, started, secs));
+            order++;
+        }
+        g.trials = trial;
+    }
+
+    /**
+     * A technique that cannot run here is skipped whole, with its reason; forks of it that already
+     * ran are dropped from the groups, so no group is left with unequal trials.
+     */
+    private void skipClass(String cls, String reason) {
+        for (Group g : groups) {
+            if (g.first().cls().equals(cls)) {
+                skipped.put(g.id, reason);
+                g.ended = "skipped: " + reason;
+                g.scores.values().forEach(List::clear);
+                g.trials = 0;
+            }
+        }
+        schedule.removeIf(e -> Objects.equals(e.configuration().cls(), cls));
+    }
+
+    private <T> List<T> shuffled(List<T> list) {
+        List<T> copy = new ArrayList<>(list);
+        Collections.shuffle(copy, random);
+        return copy;
+    }
+
+    List<Group> groups() {
+        return groups;
+    }
+
+    List<Entry> schedule() {
+        return schedule;
+    }
+
+    /** Benchmark classes skipped whole, with the reason. */
+    Map<String, String> skippedClasses() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Group g : groups) {
+            if (skipped.containsKey(g.id)) {
+                out.put(g.first().cls(), skipped.get(g.id));
+            }
+        }
+        return out;
+    }
+
+    /** How the run as a whole ended. */
+    String ended() {
+        if (fixedTrials != null && budget == null) {
+            return "fixed";
+        }
+        return groups.stream().anyMatch(g -> g.ended.equals("budget") || g.ended.startsWith("skipped: the budget"))
+                ? "budget" : "precision";
+    }
+}

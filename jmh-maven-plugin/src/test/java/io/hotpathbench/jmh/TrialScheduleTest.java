@@ -1,0 +1,162 @@
+package io.hotpathbench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class TrialScheduleTest {
+
+    private static final String SPLIT = "io.hotpathbench.split.SplitBenchmark";
+
+    private static TrialSchedule.Configuration split(String variant, String delimiter, int forks, double seconds) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("delimiter", delimiter);
+        p.put("variant", variant);
+        return new TrialSchedule.Configuration(SPLIT + ".split", SPLIT, "thrpt", p, forks, seconds, null);
+    }
+
+    private static TrialSchedule.Configuration first(String method, String delimiter) {
+        return new TrialSchedule.Configuration(SPLIT + "." + method, SPLIT, "thrpt", Map.of("delimiter", delimiter), 1, 1,
+                null);
+    }
+
+    private static final Techniques.Cited CITED_2CHAR = new Techniques.Cited("split-2char", SPLIT, "split",
+            Map.of("delimiter", "||"), "INDEX_OF", "JDK_SPLIT", null, 10);
+    private static final Techniques.Cited CITED_FIRST = new Techniques.Cited("split-first", SPLIT, "jdkSplitFirst",
+            Map.of("delimiter", "||"), "splitFirst", "jdkSplitFirst", null, 10);
+
+    /** A fake machine: a fixed clock advanced by each fork, scores drawn around a per-configuration mean. */
+    private static final class FakeForks implements TrialSchedule.Forks {
+        long now;
+        final Random random = new Random(1);
+        final Map<String, Double> means;
+        final double noise;
+        final List<String> ran = new ArrayList<>();
+
+        FakeForks(Map<String, Double> means, double noise) {
+            this.means = means;
+            this.noise = noise;
+        }
+
+        @Override
+        public TrialSchedule.Outcome run(TrialSchedule.Configuration c, TrialSchedule.Group g, int trial, int order) {
+            now += (long) (c.estimateSeconds() * 1e9);
+            ran.add(g.id + "/" + trial + "/" + c.label());
+            String key = c.params().getOrDefault("variant", c.method());
+            double score = means.get(key) * Math.exp(noise * random.nextGaussian());
+            return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, score), c.estimateSeconds());
+        }
+    }
+
+    @Test
+    void configurationsThatDifferOnlyInVariantOrMethodFormOneGroup() {
+        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1),
+                split("JDK_SPLIT", ",", 1, 1), split("INDEX_OF", ",", 1, 1), first("jdkSplitFirst", "||"),
+                first("splitFirst", "||"));
+        List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, List.of(CITED_2CHAR, CITED_FIRST), null);
+        assertEquals(2, groups.size());
+        assertEquals(4, groups.get(0).members.size());
+        assertEquals(List.of("split-2char", "split-first"), groups.get(0).cited.stream().map(TrialSchedule.Pair::id).toList());
+        assertTrue(groups.get(1).cited.isEmpty());
+    }
+
+    @Test
+    void fixedTrialsRunEveryMemberOnceAPerTrialAdjacentInAFreshOrder() throws Exception {
+        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1),
+                split("GUAVA", "||", 1, 1));
+        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0, "GUAVA", 2.0), 0.05);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(CITED_2CHAR), 8), 42, 8, null,
+                () -> forks.now);
+        s.run(forks);
+        assertEquals(24, s.schedule().size());
+        Set<List<String>> orders = new HashSet<>();
+        for (int t = 1; t <= 8; t++) {
+            List<String> inTrial = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                TrialSchedule.Entry e = s.schedule().get((t - 1) * 3 + i);
+                assertEquals(t, e.trial(), "a trial's forks are adjacent");
+                assertEquals(t - 1, e.fork(), "fork k of a configuration is its trial k + 1");
+                inTrial.add(e.configuration().params().get("variant"));
+            }
+            orders.add(inTrial);
+        }
+        assertTrue(orders.size() > 1, "the order is shuffled per trial");
+        assertEquals("fixed", s.groups().get(0).ended);
+    }
+
+    @Test
+    void citedGroupsGetMoreTrialsUntilPreciseAndOthersOnlyTheirMinimum() throws Exception {
+        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 3, 1), split("INDEX_OF", "||", 3, 1),
+                split("JDK_SPLIT", ",", 3, 1), split("INDEX_OF", ",", 3, 1));
+        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.08);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(CITED_2CHAR), null), 7, null,
+                Duration.ofHours(1), () -> forks.now);
+        s.run(forks);
+        TrialSchedule.Group cited = s.groups().get(0);
+        TrialSchedule.Group other = s.groups().get(1);
+        assertEquals("precision", cited.ended);
+        assertTrue(cited.trials > 3, "noise of 8% per fork needs more than 3 trials for +/-10%: " + cited.trials);
+        PairedRatio r = cited.ratio(cited.cited.get(0));
+        assertTrue(r.highOverLow() <= PairedRatio.target(10));
+        assertTrue(r.low() < 3.0 && 3.0 < r.high(), r.toString());
+        assertEquals(3, other.trials);
+        assertEquals("minimum", other.ended);
+    }
+
+    @Test
+    void theBudgetStopsExtraTrialsAndSkipsGroupsThatDoNotFit() throws Exception {
+        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 2, 60), split("INDEX_OF", "||", 2, 60),
+                split("JDK_SPLIT", ",", 2, 60), split("INDEX_OF", ",", 2, 60));
+        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.5);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(CITED_2CHAR), null), 7, null,
+                Duration.ofMinutes(6), () -> forks.now);
+        s.run(forks);
+        TrialSchedule.Group cited = s.groups().get(0);
+        assertEquals("budget", cited.ended);
+        assertEquals(3, cited.trials, "2 minimum trials of 2 min each, one more fits in 6 min");
+        assertTrue(s.groups().get(1).ended.startsWith("skipped"));
+        assertEquals("budget", s.ended());
+        assertTrue(s.elapsedSeconds() <= 360);
+    }
+
+    @Test
+    void aTechniqueThatCannotRunIsSkippedWholeAndTheRestRuns() throws Exception {
+        TrialSchedule.Configuration redis = new TrialSchedule.Configuration("x.RedisBenchmark.get", "x.RedisBenchmark",
+                "thrpt", Map.of("variant", "GET_EACH"), 1, 1, null);
+        List<TrialSchedule.Configuration> cs = List.of(redis, split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1));
+        FakeForks ok = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.01);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(), 2), 3, 2, null, () -> ok.now);
+        s.run((c, g, trial, order) -> {
+            if (c.cls().equals("x.RedisBenchmark")) {
+                throw new TrialSchedule.Unavailable("no redis-server could start");
+            }
+            return ok.run(c, g, trial, order);
+        });
+        assertEquals(Map.of("x.RedisBenchmark", "no redis-server could start"), s.skippedClasses());
+        assertEquals(4, s.schedule().size());
+        assertTrue(s.schedule().stream().noneMatch(e -> e.configuration().cls().equals("x.RedisBenchmark")));
+    }
+
+    @Test
+    void citedFiguresOnAMetricAreJudgedOnThatMetricAndZerosDoNotSteerTheSampling() {
+        TrialSchedule.Configuration a = split("OHC", "||", 1, 1);
+        TrialSchedule.Configuration b = split("CAFFEINE", "||", 1, 1);
+        Techniques.Cited gc = new Techniques.Cited("gc", SPLIT, "split", Map.of(), "OHC", "CAFFEINE", "gcPause", 10);
+        TrialSchedule.Group g = TrialSchedule.groups(List.of(a, b), List.of(gc), 2).get(0);
+        g.scores.get(a).add(Map.of("", 5.0, "gcPause", 0.0));
+        g.scores.get(a).add(Map.of("", 5.0, "gcPause", 0.0));
+        g.scores.get(b).add(Map.of("", 1.0, "gcPause", 9.0));
+        g.scores.get(b).add(Map.of("", 1.0, "gcPause", 8.0));
+        assertEquals(List.of(0.0, 0.0), g.values(a, "gcPause"));
+        assertTrue(g.precise(), "a pair with a zero has no log ratio and cannot hold the group open");
+    }
+}
