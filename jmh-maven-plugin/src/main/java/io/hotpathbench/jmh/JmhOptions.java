@@ -43,7 +43,7 @@ public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
     static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
-            "trials", "budget", "seed");
+            "trials", "budget", "seed", "against");
 
     private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
@@ -90,6 +90,7 @@ public final class JmhOptions {
     private final Integer trials;
     private final java.time.Duration budget;
     private final Long seed;
+    private String against;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
                        Map<String, String> flags, Map<String, String> params, String jdk,
@@ -173,7 +174,7 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
@@ -205,8 +206,24 @@ public final class JmhOptions {
                 throw new IllegalArgumentException("-Djmh.seed=" + jmh.get("seed") + " is not a valid value (expected a whole number)");
             }
         }
-        return new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params, jdk,
+        JmhOptions o = new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params, jdk,
                 quick, forksGiven, trials, budget, seed);
+        if (jmh.containsKey("against")) {
+            String ref = jmh.get("against");
+            if (ref.isEmpty() || ref.startsWith("-") || ref.contains(" ")) {
+                throw new IllegalArgumentException("-Djmh.against=" + ref + " is not a git ref (expected a commit, tag or branch such as HEAD~1)");
+            }
+            if (forksGiven) {
+                throw new IllegalArgumentException("-Djmh.against measures two commits in trials; it cannot be combined with -Djmh.f");
+            }
+            o.against = ref;
+        }
+        return o;
+    }
+
+    /** {@code -Djmh.against}: the git ref whose benchmarks run beside the checked-out ones, or null. */
+    public String against() {
+        return against;
     }
 
     /** A budget such as 35m, 90m, 1h or 600s. */

@@ -12,8 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * The figures the suite cites, read from the technique files the scripts also read
- * ({@code scripts/techniques/*.json}: {@code benchmark}, {@code precision_pct} and the
- * {@code cited} list), so the run samples until exactly those figures are precise enough.
+ * ({@code scripts/techniques/*.json}: {@code benchmark}, {@code precision_pct}, the {@code cited}
+ * list and the headline figure, {@code answer.cite}), so the run samples until exactly those
+ * figures are precise enough, the headline figures first.
  */
 final class Techniques {
 
@@ -23,7 +24,7 @@ final class Techniques {
      * (a method pair) at {@code params}.
      */
     record Cited(String id, String cls, String method, Map<String, String> params, String variant, String baseline,
-                 String metric, double precisionPct) {
+                 String metric, double precisionPct, boolean headline) {
 
         /** The pairs of {@code members} (one group) this figure names; one per side at most. */
         List<TrialSchedule.Pair> pairs(List<TrialSchedule.Configuration> members) {
@@ -43,7 +44,7 @@ final class Techniques {
                             : b.method().equals(method) && baseline.equals(b.params().get(TrialSchedule.VARIANT));
                     if (isBaseline && b != v && java.util.Objects.equals(b.side(), v.side())
                             && b.shared().equals(v.shared())) {
-                        out.add(new TrialSchedule.Pair(id, v, b, metric, PairedRatio.target(precisionPct)));
+                        out.add(new TrialSchedule.Pair(id, v, b, metric, PairedRatio.target(precisionPct), headline));
                     }
                 }
             }
@@ -60,12 +61,50 @@ final class Techniques {
         }
     }
 
+    /**
+     * What the run needs from the technique files: the cited figures, and which methods of a class
+     * form a method pair ({@code method_pairs}: each method maps to its pair's baseline method).
+     */
+    record Catalog(List<Cited> cited, Map<String, Map<String, String>> pairedMethods) {
+
+        static final Catalog EMPTY = new Catalog(List.of(), Map.of());
+
+        /** The method whose comparison group {@code method} of {@code cls} belongs to: its pair's baseline, or itself. */
+        String family(String cls, String method) {
+            return pairedMethods.getOrDefault(cls, Map.of()).getOrDefault(method, method);
+        }
+    }
+
     private Techniques() {
+    }
+
+    /** Every cited figure and method pair in {@code dir}; none when the folder does not exist. */
+    static Catalog catalog(Path dir) throws IOException {
+        List<Cited> cited = new ArrayList<>();
+        Map<String, Map<String, String>> pairs = new LinkedHashMap<>();
+        for (Map.Entry<Path, Object> e : documents(dir).entrySet()) {
+            cited.addAll(cited(e.getKey(), e.getValue()));
+            Map<?, ?> t = (Map<?, ?>) e.getValue();
+            if (t.get("method_pairs") instanceof List<?> list) {
+                for (Object o : list) {
+                    if (o instanceof Map<?, ?> mp && mp.get("baseline") instanceof String b && mp.get("methods") instanceof List<?> ms) {
+                        Map<String, String> m = pairs.computeIfAbsent((String) t.get("benchmark"), k -> new LinkedHashMap<>());
+                        m.put(b, b);
+                        ms.forEach(x -> m.put(String.valueOf(x), b));
+                    }
+                }
+            }
+        }
+        return new Catalog(cited, pairs);
     }
 
     /** Every cited figure in {@code dir}; none when the folder does not exist. */
     static List<Cited> read(Path dir) throws IOException {
-        List<Cited> out = new ArrayList<>();
+        return catalog(dir).cited();
+    }
+
+    private static Map<Path, Object> documents(Path dir) throws IOException {
+        Map<Path, Object> out = new LinkedHashMap<>();
         if (!Files.isDirectory(dir)) {
             return out;
         }
@@ -80,7 +119,10 @@ final class Techniques {
             } catch (IllegalArgumentException e) {
                 throw new IOException(f + ": not valid JSON (" + e.getMessage() + ")");
             }
-            out.addAll(cited(f, doc));
+            if (!(doc instanceof Map<?, ?> t) || !(t.get("benchmark") instanceof String)) {
+                throw new IOException(f + ": a technique file needs a \"benchmark\" class name");
+            }
+            out.put(f, doc);
         }
         return out;
     }
@@ -94,6 +136,7 @@ final class Techniques {
         if (!(t.get("cited") instanceof List<?> cited)) {
             return out;
         }
+        String headline = t.get("answer") instanceof Map<?, ?> answer && answer.get("cite") instanceof String h ? h : null;
         for (Object o : cited) {
             if (!(o instanceof Map<?, ?> c) || !(c.get("id") instanceof String id)
                     || !(c.get("method") instanceof String method) || !(c.get("variant") instanceof String variant)
@@ -105,7 +148,7 @@ final class Techniques {
                 p.forEach((k, v) -> params.put(String.valueOf(k), String.valueOf(v)));
             }
             String metric = c.get("metric") instanceof String m && !m.equals("primary") ? m : null;
-            out.add(new Cited(id, cls, method, params, variant, baseline, metric, precision));
+            out.add(new Cited(id, cls, method, params, variant, baseline, metric, precision, id.equals(headline)));
         }
         return out;
     }

@@ -51,6 +51,7 @@ final class TrialRun {
     private final Path resultsDir;
     private final Path techniques;
     private volatile Process current;
+    private volatile Against against;
     private final StringBuilder tail = new StringBuilder();
 
     TrialRun(AbstractMojo mojo, JmhOptions options, String java, String classpath, Path base, Path resultsDir,
@@ -83,11 +84,27 @@ final class TrialRun {
             }
             files.discard();
             delete(work);
+            Against a = against;
+            if (a != null) {
+                a.close();
+            }
         });
         Runtime.getRuntime().addShutdownHook(hook);
         try {
+            if (options.against() != null) {
+                against = Against.prepare(options.against(), base, mvn(), mojo.getLog()::info);
+                if (!against.jmhVersion().equals(jmhVersion)) {
+                    throw new MojoFailureException("-Djmh.against=" + options.against() + " builds with JMH "
+                            + against.jmhVersion() + " and this tree with " + jmhVersion + "; one file cannot hold both");
+                }
+            }
             runIn(work, files, start, git, jmhVersion, selectedBy, forkJava, probe, properties, selected);
         } finally {
+            Against a = against;
+            against = null;
+            if (a != null) {
+                a.close();
+            }
             delete(work);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -102,14 +119,34 @@ final class TrialRun {
                        List<String> selected) throws MojoFailureException {
         String driverPath = classpath + File.pathSeparator + pluginJar();
         List<String> jmhArgs = baseArguments();
-        List<TrialSchedule.Configuration> configurations = plan(work, driverPath, jmhArgs);
-        List<Techniques.Cited> cited;
-        try {
-            cited = Techniques.read(techniques);
-        } catch (IOException e) {
-            throw new MojoFailureException("cannot read the cited figures: " + e.getMessage(), e);
+        String basePath = against == null ? null : against.classpath + File.pathSeparator + pluginJar();
+        List<TrialSchedule.Configuration> configurations;
+        List<TrialSchedule.Group> groups;
+        if (against == null) {
+            configurations = plan(work, driverPath, jmhArgs, null);
+            Techniques.Catalog catalog;
+            try {
+                catalog = Techniques.catalog(techniques);
+            } catch (IOException e) {
+                throw new MojoFailureException("cannot read the cited figures: " + e.getMessage(), e);
+            }
+            groups = TrialSchedule.groups(configurations, catalog, options.trials());
+        } else {
+            configurations = TrialSchedule.sides(plan(work, basePath, jmhArgs, "base"), plan(work, driverPath, jmhArgs, "head"),
+                    line -> mojo.getLog().warn(line));
+            if (configurations.isEmpty()) {
+                throw new MojoFailureException("-Djmh.against=" + options.against()
+                        + ": no configuration of the selection exists on both sides");
+            }
+            Techniques.Catalog catalog;
+            try {
+                catalog = new Techniques.Catalog(List.of(), Techniques.catalog(techniques).pairedMethods());
+            } catch (IOException e) {
+                throw new MojoFailureException("cannot read the method pairs: " + e.getMessage(), e);
+            }
+            groups = TrialSchedule.groups(configurations, catalog, options.trials());
+            groups.forEach(g -> g.cited.addAll(TrialSchedule.changes(g.members, RunDefaults.PRECISION_PCT)));
         }
-        List<TrialSchedule.Group> groups = TrialSchedule.groups(configurations, cited, options.trials());
         long seed = options.seed() != null ? options.seed() : new SecureRandom().nextLong();
         TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
         long citedGroups = groups.stream().filter(g -> !g.cited.isEmpty()).count();
@@ -127,7 +164,7 @@ final class TrialRun {
                         trial, g.id, g.minTrials, order + 1, g.members.size(),
                         clock(schedule.elapsedSeconds()), c.label()));
                 long t0 = System.nanoTime();
-                Map<String, Double> scores = fork(work, id, driverPath, jmhArgs, c);
+                Map<String, Double> scores = fork(work, id, "base".equals(c.side()) ? basePath : driverPath, jmhArgs, c);
                 serByEntry.put(g.id + "/" + trial + "/" + order, work.resolve(id + ".ser"));
                 return new TrialSchedule.Outcome(scores, (System.nanoTime() - t0) / 1e9);
             });
@@ -165,6 +202,13 @@ final class TrialRun {
         provenance.put("mavenJdk", Environment.mavenJdk(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         provenance.put("protocol", "trials");
         provenance.put("trials", TrialRecord.of(schedule, seed, options, skipped));
+        if (against != null) {
+            Map<String, Object> sides = new LinkedHashMap<>();
+            sides.put("ref", against.ref);
+            sides.put("base", against.commit);
+            sides.put("head", git.commit() + (git.dirty() ? " (dirty)" : ""));
+            provenance.put("against", sides);
+        }
         for (TrialSchedule.Group g : groups) {
             for (String line : TrialRecord.summary(g)) {
                 mojo.getLog().info(line);
@@ -200,9 +244,9 @@ final class TrialRun {
         return args;
     }
 
-    private List<TrialSchedule.Configuration> plan(Path work, String driverPath, List<String> jmhArgs)
+    private List<TrialSchedule.Configuration> plan(Path work, String driverPath, List<String> jmhArgs, String side)
             throws MojoFailureException {
-        Path out = work.resolve("plan.json");
+        Path out = work.resolve("plan" + (side == null ? "" : "-" + side) + ".json");
         List<String> command = new ArrayList<>(List.of(java, "-cp", driverPath, PLAN, out.toString()));
         command.addAll(jmhArgs);
         if (options.include() != null) {
@@ -217,7 +261,7 @@ final class TrialRun {
                 ((Map<?, ?>) m.get("params")).forEach((k, v) -> params.put((String) k, (String) v));
                 configurations.add(new TrialSchedule.Configuration((String) m.get("benchmark"), (String) m.get("class"),
                         (String) m.get("mode"), params, ((Double) m.get("forks")).intValue(),
-                        (Double) m.get("estimateSeconds"), null));
+                        (Double) m.get("estimateSeconds"), side));
             }
         } catch (IOException | RuntimeException e) {
             throw new MojoFailureException("listing the configurations failed: " + RunMojo.firstError(output));
@@ -368,6 +412,13 @@ final class TrialRun {
             out.write(text.getBytes(StandardCharsets.UTF_8));
             out.flush();
         }
+    }
+
+    /** Maven's own launcher, for the build at the other ref. */
+    private static String mvn() {
+        String home = System.getProperty("maven.home");
+        Path launcher = home == null ? null : Path.of(home, "bin", "mvn");
+        return launcher != null && Files.isExecutable(launcher) ? launcher.toString() : "mvn";
     }
 
     static String clock(double seconds) {

@@ -13,10 +13,9 @@ import java.util.function.LongSupplier;
 /**
  * The trials of one run, blocked by pair: which forks run, in which order, and when to stop.
  *
- * <p>A <em>group</em> is the configurations of one benchmark class that share the mode and every
- * param except {@code variant} (the variants of a configuration, and the other methods of the class
- * at the same params, e.g. {@code split} and {@code splitFirst}), each once per side in a
- * two-commit run. In a trial a group runs one fork of every member back to back, in a fresh random
+ * <p>A <em>group</em> is the configurations that one comparison needs: the variants of one method at
+ * the same mode and other params, or the methods of one method pair (e.g. {@code jdkSplitFirst},
+ * {@code jdkSplitLimitFirst} and {@code splitFirst}), each once per side in a two-commit run. In a trial a group runs one fork of every member back to back, in a fresh random
  * order; the groups of a round come in random order too. So both sides of every pair share the same
  * minutes of the machine, and fork k of every member of a group belongs to the group's trial k.
  *
@@ -24,14 +23,16 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>{@code -Djmh.trials=N} (or {@code -Djmh.quick}, which means one trial unless trials are
  *       given): every group runs exactly N trials, round by round; no budget applies.
- *   <li>Otherwise each group first runs its minimum (the class's {@code @Fork} value): first the
- *       groups that hold a cited pair (a figure in {@code scripts/techniques/*.json}), then those
- *       groups get one more trial per round, in random order, while any of their cited pairs' 95%
- *       interval is wider than its technique's precision, as long as the trial's expected duration
- *       fits the budget ({@code -Djmh.budget}, default 35m): every unresolved group gets the same
- *       number of trials, so an expensive group spends more of the budget than a cheap one. Last,
- *       the groups without a cited pair run their minimum while the budget lasts; one that does
- *       not fit is skipped and named.
+ *   <li>Otherwise the budget ({@code -Djmh.budget}, default 35m) is spent in this order: the
+ *       groups holding a technique's headline figure ({@code answer.cite} in its file under
+ *       {@code scripts/techniques/}) get trials until each has its minimum (the class's
+ *       {@code @Fork} value) and its cited figures are within their technique's precision; then the
+ *       groups holding the other cited figures, the same way; last, every other group, up to its
+ *       minimum. Each step runs one trial of the open group furthest from its minimum (fewest
+ *       trials for its minimum, ties in random order), so cheap and expensive groups advance
+ *       together; a group closes when its next trial no longer fits the budget, and one that never
+ *       started is named as skipped in the log and the provenance. A small budget thus gives every
+ *       headline figure first, with the precision it reached.
  *   <li>{@code -Djmh.trials=N} together with an explicit {@code -Djmh.budget} makes N the minimum
  *       and keeps the budgeted extra trials.
  * </ul>
@@ -63,7 +64,8 @@ final class TrialSchedule {
      * A figure the README or report cites: {@code variant} against {@code baseline} in one group, on
      * {@code metric} (null: the primary score).
      */
-    record Pair(String id, Configuration variant, Configuration baseline, String metric, double target) {
+    record Pair(String id, Configuration variant, Configuration baseline, String metric, double target,
+                boolean headline) {
     }
 
     /** The key of the primary score in {@link Outcome#scores()}. */
@@ -89,6 +91,9 @@ final class TrialSchedule {
     }
 
     static final String VARIANT = "variant";
+
+    /** No group runs more trials than this, whatever the budget: a figure that is not precise by then is reported as it is. */
+    static final int MAX_TRIALS = 50;
 
     /** A group's state as the schedule runs it. */
     static final class Group {
@@ -169,14 +174,18 @@ final class TrialSchedule {
     }
 
     /**
-     * Forms the groups of {@code configurations} (in their order) and attaches each cited pair to
-     * the group holding both its sides. {@code minTrials} overrides every group's minimum when not
-     * null; otherwise a group's minimum is its members' largest fork count.
+     * Forms the comparison groups of {@code configurations} (in their order): the configurations
+     * of one method that differ only in {@code variant}, or of the methods of one method pair
+     * ({@code catalog}), at the same mode and other params; each side of a two-commit run joins the
+     * same group. Each cited pair is attached to the group holding both its sides.
+     * {@code minTrials} overrides every group's minimum when not null; otherwise a group's minimum
+     * is its members' largest fork count (the class's {@code @Fork}).
      */
-    static List<Group> groups(List<Configuration> configurations, List<Techniques.Cited> cited, Integer minTrials) {
+    static List<Group> groups(List<Configuration> configurations, Techniques.Catalog catalog, Integer minTrials) {
         Map<List<Object>, List<Configuration>> byKey = new LinkedHashMap<>();
         for (Configuration c : configurations) {
-            byKey.computeIfAbsent(List.of(c.cls(), c.mode(), c.shared()), k -> new ArrayList<>()).add(c);
+            String family = catalog.family(c.cls(), c.method());
+            byKey.computeIfAbsent(List.of(c.cls(), family, c.mode(), c.shared()), k -> new ArrayList<>()).add(c);
         }
         List<Group> groups = new ArrayList<>();
         int n = 0;
@@ -184,12 +193,50 @@ final class TrialSchedule {
             int min = minTrials != null ? minTrials
                     : Math.max(1, members.stream().mapToInt(Configuration::forks).max().orElse(1));
             Group g = new Group(String.format("g%02d", ++n), members, min);
-            for (Techniques.Cited spec : cited) {
+            for (Techniques.Cited spec : catalog.cited()) {
                 g.cited.addAll(spec.pairs(members));
             }
             groups.add(g);
         }
         return groups;
+    }
+
+    /**
+     * The configurations of a two-commit run: each one that exists on both sides, once per side
+     * ({@code base} first); one that exists on one side only is named through {@code warn} and left out.
+     */
+    static List<Configuration> sides(List<Configuration> base, List<Configuration> head,
+                                     java.util.function.Consumer<String> warn) {
+        Map<List<Object>, Configuration> heads = new LinkedHashMap<>();
+        head.forEach(c -> heads.put(List.of(c.benchmark(), c.mode(), c.params()), c));
+        List<Configuration> out = new ArrayList<>();
+        for (Configuration b : base) {
+            Configuration h = heads.remove(List.of(b.benchmark(), b.mode(), b.params()));
+            if (h == null) {
+                warn.accept("only at the other ref, not measured: " + b.label());
+                continue;
+            }
+            out.add(b);
+            out.add(h);
+        }
+        heads.values().forEach(h -> warn.accept("only in this tree, not measured: " + h.label()));
+        return out;
+    }
+
+    /** In a two-commit run, every configuration's change (head against base) is a figure to sample. */
+    static List<Pair> changes(List<Configuration> members, double precisionPct) {
+        List<Pair> out = new ArrayList<>();
+        for (Configuration h : members) {
+            if (!"head".equals(h.side())) {
+                continue;
+            }
+            for (Configuration b : members) {
+                if ("base".equals(b.side()) && b.benchmark().equals(h.benchmark()) && b.params().equals(h.params())) {
+                    out.add(new Pair(h.label().replace(" side=head", ""), h, b, null, PairedRatio.target(precisionPct), true));
+                }
+            }
+        }
+        return out;
     }
 
     /** Runs the whole schedule. */
@@ -204,48 +251,46 @@ final class TrialSchedule {
             groups.forEach(g -> g.ended = "fixed");
             return;
         }
-        List<Group> cited = groups.stream().filter(g -> !g.cited.isEmpty()).toList();
+        List<Group> headline = groups.stream().filter(g -> g.cited.stream().anyMatch(Pair::headline)).toList();
+        List<Group> cited = groups.stream().filter(g -> !g.cited.isEmpty() && !headline.contains(g)).toList();
         List<Group> rest = groups.stream().filter(g -> g.cited.isEmpty()).toList();
-        int rounds = cited.stream().mapToInt(g -> g.minTrials).max().orElse(0);
-        for (int round = 1; round <= rounds; round++) {
-            for (Group g : shuffled(cited)) {
-                if (g.trials < g.minTrials) {
-                    trial(g, forks);
-                }
-            }
-        }
+        spend(headline, forks, true);
+        spend(cited, forks, true);
+        spend(rest, forks, false);
+    }
+
+    /**
+     * Spends the budget on {@code list}: each step runs one trial of the open group that is
+     * furthest from its minimum (fewest trials for its minimum; ties in random order), so cheap and
+     * expensive groups advance together. A group is open until it has its minimum and, with
+     * {@code untilPrecise}, until its cited figures are within their precision; it closes when its
+     * next trial (its members' last fork durations, else their estimates) no longer fits the budget.
+     */
+    private void spend(List<Group> list, Forks forks, boolean untilPrecise) throws Exception {
         while (true) {
             List<Group> open = new ArrayList<>();
-            for (Group g : cited) {
+            for (Group g : shuffled(list)) {
                 if (!g.ended.isEmpty() || skipped.containsKey(g.id)) {
                     continue;
                 }
-                if (g.precise()) {
-                    g.ended = "precision";
+                boolean needed = g.trials < g.minTrials || (untilPrecise && !g.precise());
+                if (!needed) {
+                    g.ended = untilPrecise ? "precision" : "minimum";
+                } else if (g.trials >= MAX_TRIALS) {
+                    g.ended = "cap";
                 } else if (!fits(g.estimate())) {
-                    g.ended = "budget";
+                    g.ended = g.trials == 0 ? "skipped: the budget was spent" : "budget";
                 } else {
                     open.add(g);
                 }
             }
             if (open.isEmpty()) {
-                break;
+                return;
             }
-            for (Group g : shuffled(open)) {
-                if (fits(g.estimate())) {
-                    trial(g, forks);
-                }
-            }
-        }
-        for (Group g : shuffled(rest)) {
-            if (!fits(g.estimate() * g.minTrials)) {
-                g.ended = "skipped: the budget was spent";
-                continue;
-            }
-            while (g.trials < g.minTrials && !skipped.containsKey(g.id)) {
-                trial(g, forks);
-            }
-            g.ended = "minimum";
+            Group next = open.stream()
+                    .min(java.util.Comparator.comparingDouble(g -> (double) g.trials / g.minTrials))
+                    .orElseThrow();
+            trial(next, forks);
         }
     }
 

@@ -176,7 +176,7 @@ class JmhOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
         assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 

@@ -25,6 +25,10 @@ class TechniquesTest {
         assertNull(split.metric());
         Techniques.Cited gc = cited.stream().filter(c -> c.id().equals("cache-gc")).findFirst().orElseThrow();
         assertEquals("gcPauseSecPerMin", gc.metric());
+        assertTrue(gc.headline(), "the cache's answer cites cache-gc");
+        Techniques.Catalog catalog = Techniques.catalog(Path.of("..", "scripts", "techniques"));
+        assertEquals("jdkSplitFirst", catalog.family(split.cls(), "splitFirst"));
+        assertEquals("split", catalog.family(split.cls(), "split"));
     }
 
     @Test

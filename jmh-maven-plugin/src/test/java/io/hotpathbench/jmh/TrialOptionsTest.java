@@ -57,4 +57,15 @@ class TrialOptionsTest {
     void theSeedIsKept() {
         assertEquals(-7L, JmhOptions.parse(Map.of("jmh.seed", "-7")).seed());
     }
+
+    @Test
+    void againstNamesARefAndRefusesJmhsForkOrder() {
+        assertEquals("HEAD~1", JmhOptions.parse(Map.of("jmh.against", "HEAD~1")).against());
+        assertNull(JmhOptions.parse(Map.of()).against());
+        for (Map<String, String> bad : new Map[] {Map.of("jmh.against", ""), Map.of("jmh.against", "--all"),
+            Map.of("jmh.against", "HEAD~1", "jmh.f", "2")}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JmhOptions.parse(bad));
+            assertTrue(e.getMessage().startsWith("-Djmh."), e.getMessage());
+        }
+    }
 }

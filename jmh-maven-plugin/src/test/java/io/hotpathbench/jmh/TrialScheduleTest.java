@@ -30,9 +30,9 @@ class TrialScheduleTest {
     }
 
     private static final Techniques.Cited CITED_2CHAR = new Techniques.Cited("split-2char", SPLIT, "split",
-            Map.of("delimiter", "||"), "INDEX_OF", "JDK_SPLIT", null, 10);
+            Map.of("delimiter", "||"), "INDEX_OF", "JDK_SPLIT", null, 10, true);
     private static final Techniques.Cited CITED_FIRST = new Techniques.Cited("split-first", SPLIT, "jdkSplitFirst",
-            Map.of("delimiter", "||"), "splitFirst", "jdkSplitFirst", null, 10);
+            Map.of("delimiter", "||"), "splitFirst", "jdkSplitFirst", null, 10, false);
 
     /** A fake machine: a fixed clock advanced by each fork, scores drawn around a per-configuration mean. */
     private static final class FakeForks implements TrialSchedule.Forks {
@@ -58,15 +58,19 @@ class TrialScheduleTest {
     }
 
     @Test
-    void configurationsThatDifferOnlyInVariantOrMethodFormOneGroup() {
+    void theVariantsOfOneMethodOrTheMethodsOfOnePairFormOneGroup() {
         List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1),
                 split("JDK_SPLIT", ",", 1, 1), split("INDEX_OF", ",", 1, 1), first("jdkSplitFirst", "||"),
                 first("splitFirst", "||"));
-        List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, List.of(CITED_2CHAR, CITED_FIRST), null);
-        assertEquals(2, groups.size());
-        assertEquals(4, groups.get(0).members.size());
-        assertEquals(List.of("split-2char", "split-first"), groups.get(0).cited.stream().map(TrialSchedule.Pair::id).toList());
+        Techniques.Catalog catalog = new Techniques.Catalog(List.of(CITED_2CHAR, CITED_FIRST),
+                Map.of(SPLIT, Map.of("jdkSplitFirst", "jdkSplitFirst", "splitFirst", "jdkSplitFirst")));
+        List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, catalog, null);
+        assertEquals(3, groups.size(), "split at ||, split at ',', and the first-token method pair at ||");
+        assertEquals(2, groups.get(0).members.size());
+        assertEquals(List.of("split-2char"), groups.get(0).cited.stream().map(TrialSchedule.Pair::id).toList());
         assertTrue(groups.get(1).cited.isEmpty());
+        assertEquals(List.of("split-first"), groups.get(2).cited.stream().map(TrialSchedule.Pair::id).toList());
+        assertEquals(2, groups.get(2).members.size());
     }
 
     @Test
@@ -74,7 +78,7 @@ class TrialScheduleTest {
         List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1),
                 split("GUAVA", "||", 1, 1));
         FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0, "GUAVA", 2.0), 0.05);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(CITED_2CHAR), 8), 42, 8, null,
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, new Techniques.Catalog(List.of(CITED_2CHAR), Map.of()), 8), 42, 8, null,
                 () -> forks.now);
         s.run(forks);
         assertEquals(24, s.schedule().size());
@@ -98,7 +102,7 @@ class TrialScheduleTest {
         List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 3, 1), split("INDEX_OF", "||", 3, 1),
                 split("JDK_SPLIT", ",", 3, 1), split("INDEX_OF", ",", 3, 1));
         FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.08);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(CITED_2CHAR), null), 7, null,
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, new Techniques.Catalog(List.of(CITED_2CHAR), Map.of()), null), 7, null,
                 Duration.ofHours(1), () -> forks.now);
         s.run(forks);
         TrialSchedule.Group cited = s.groups().get(0);
@@ -117,7 +121,7 @@ class TrialScheduleTest {
         List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 2, 60), split("INDEX_OF", "||", 2, 60),
                 split("JDK_SPLIT", ",", 2, 60), split("INDEX_OF", ",", 2, 60));
         FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.5);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(CITED_2CHAR), null), 7, null,
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, new Techniques.Catalog(List.of(CITED_2CHAR), Map.of()), null), 7, null,
                 Duration.ofMinutes(6), () -> forks.now);
         s.run(forks);
         TrialSchedule.Group cited = s.groups().get(0);
@@ -134,7 +138,7 @@ class TrialScheduleTest {
                 "thrpt", Map.of("variant", "GET_EACH"), 1, 1, null);
         List<TrialSchedule.Configuration> cs = List.of(redis, split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1));
         FakeForks ok = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.01);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, List.of(), 2), 3, 2, null, () -> ok.now);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, 2), 3, 2, null, () -> ok.now);
         s.run((c, g, trial, order) -> {
             if (c.cls().equals("x.RedisBenchmark")) {
                 throw new TrialSchedule.Unavailable("no redis-server could start");
@@ -150,13 +154,63 @@ class TrialScheduleTest {
     void citedFiguresOnAMetricAreJudgedOnThatMetricAndZerosDoNotSteerTheSampling() {
         TrialSchedule.Configuration a = split("OHC", "||", 1, 1);
         TrialSchedule.Configuration b = split("CAFFEINE", "||", 1, 1);
-        Techniques.Cited gc = new Techniques.Cited("gc", SPLIT, "split", Map.of(), "OHC", "CAFFEINE", "gcPause", 10);
-        TrialSchedule.Group g = TrialSchedule.groups(List.of(a, b), List.of(gc), 2).get(0);
+        Techniques.Cited gc = new Techniques.Cited("gc", SPLIT, "split", Map.of(), "OHC", "CAFFEINE", "gcPause", 10, true);
+        TrialSchedule.Group g = TrialSchedule.groups(List.of(a, b), new Techniques.Catalog(List.of(gc), Map.of()), 2).get(0);
         g.scores.get(a).add(Map.of("", 5.0, "gcPause", 0.0));
         g.scores.get(a).add(Map.of("", 5.0, "gcPause", 0.0));
         g.scores.get(b).add(Map.of("", 1.0, "gcPause", 9.0));
         g.scores.get(b).add(Map.of("", 1.0, "gcPause", 8.0));
         assertEquals(List.of(0.0, 0.0), g.values(a, "gcPause"));
         assertTrue(g.precise(), "a pair with a zero has no log ratio and cannot hold the group open");
+    }
+
+    private static TrialSchedule.Configuration sided(TrialSchedule.Configuration c, String side) {
+        return new TrialSchedule.Configuration(c.benchmark(), c.cls(), c.mode(), c.params(), c.forks(),
+                c.estimateSeconds(), side);
+    }
+
+    @Test
+    void aTwoCommitRunMeasuresWhatBothSidesHaveInOneGroupAndNamesTheRest() {
+        TrialSchedule.Configuration jdk = split("JDK_SPLIT", "||", 2, 1);
+        TrialSchedule.Configuration indexOf = split("INDEX_OF", "||", 2, 1);
+        TrialSchedule.Configuration guava = split("GUAVA", "||", 2, 1);
+        List<String> warned = new ArrayList<>();
+        List<TrialSchedule.Configuration> cs = TrialSchedule.sides(
+                List.of(sided(jdk, "base"), sided(indexOf, "base"), sided(guava, "base")),
+                List.of(sided(jdk, "head"), sided(indexOf, "head")), warned::add);
+        assertEquals(4, cs.size());
+        assertEquals(1, warned.size());
+        assertTrue(warned.get(0).contains("GUAVA"), warned.get(0));
+        List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, null);
+        assertEquals(1, groups.size(), "both sides of every configuration share one group, so they share the minutes");
+        List<TrialSchedule.Pair> changes = TrialSchedule.changes(groups.get(0).members, 10);
+        assertEquals(2, changes.size());
+        for (TrialSchedule.Pair p : changes) {
+            assertEquals("head", p.variant().side());
+            assertEquals("base", p.baseline().side());
+            assertEquals(p.variant().params(), p.baseline().params());
+        }
+    }
+
+    @Test
+    void headlineFiguresComeFirstThenTheOtherCitedOnesThenTheRest() throws Exception {
+        TrialSchedule.Configuration jdk2 = split("JDK_SPLIT", "||", 2, 10);
+        TrialSchedule.Configuration idx2 = split("INDEX_OF", "||", 2, 10);
+        TrialSchedule.Configuration jdk1 = split("JDK_SPLIT", ",", 2, 10);
+        TrialSchedule.Configuration idx1 = split("INDEX_OF", ",", 2, 10);
+        TrialSchedule.Configuration jdk3 = split("JDK_SPLIT", "::", 2, 10);
+        TrialSchedule.Configuration idx3 = split("INDEX_OF", "::", 2, 10);
+        Techniques.Cited oneChar = new Techniques.Cited("split-1char", SPLIT, "split", Map.of("delimiter", ","),
+                "INDEX_OF", "JDK_SPLIT", null, 10, false);
+        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.02);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(List.of(jdk3, idx3, jdk1, idx1, jdk2, idx2),
+                new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null, Duration.ofSeconds(130), () -> forks.now);
+        s.run(forks);
+        List<String> order = s.schedule().stream().map(e -> e.configuration().params().get("delimiter")).toList();
+        int lastHeadline = order.lastIndexOf("||");
+        assertTrue(order.indexOf(",") > lastHeadline, "the other cited group starts after the headline group: " + order);
+        assertTrue(s.groups().stream().filter(g -> g.first().params().get("delimiter").equals("::"))
+                .allMatch(g -> g.ended.startsWith("skipped")), "the rest did not fit 130 s");
+        assertTrue(s.elapsedSeconds() <= 130);
     }
 }
