@@ -49,18 +49,21 @@ import org.openjdk.jmh.runner.IterationType;
 // collection, tens of microseconds each, measured in nanoseconds by JFR), not its concurrent
 // phases; an allocation stall, when a thread waits for ZGC to free memory, is no pause and shows
 // only as lost throughput.
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC"})
-// Budget, at most 8 of the suite's 35 minutes: 8 trials (4 variants x 2 mixes), each a JVM start,
-// a two-thread fill of 4M entries and a full GC (10-20 s on this machine, OHC's teardown frees
-// included), 6 s of warm-up and 27 s measured, plus up to a second per measured iteration for
-// JFR to deliver its pauses (GcPauseLog): 6.5-7 minutes in smoke runs beside other work. One fork:
-// a second would repeat every fill. Two-thread runs reach their steady speed within one two-second
-// iteration (JIT, G1 sizing after the fill's full GC), so three warm-up iterations leave margin.
-// Nine measured iterations (99.9% t = 5.0, against 8.6 for five) of three seconds each: long
-// enough to hold several young collections even for the off-heap variants, whose young
-// generation fills only every second or two, so that every figure's interval stays above 0.
+@Fork(value = 3, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC"})
+// Settings from the pilot (results/pilot/20261123T234609Z-973136b-dirty.json, two trials at 3 x 2 s
+// warm-up and 9 x 3 s measured): a fork costs 51-60 s, about 20 s of it the JVM start, the two-thread
+// fill of 4M entries and its full GC. The GC pause figures, which the headline cites, agreed between
+// forks to 1-3% (CAFFEINE_HEAP at 100% writes 1.60 and 1.65 s/min; OHC_OFF_HEAP 0.0109 and 0.0107),
+// while throughput differed between forks by up to 27% (OHC_OFF_HEAP reads 1.05 and 1.34 ops/us) with
+// a fork's own iterations within 3-15%: more forks, not longer ones, narrow those. Two-thread runs
+// reach their steady speed within one two-second iteration (JIT, G1 sizing after the fill's full GC),
+// so three warm-up iterations leave margin. Four measured iterations of three seconds (12 s instead of
+// 27; each fork about 40 s) still hold several young collections even for the off-heap variants, whose
+// young generation fills only every second or two (every one of the pilot's iterations had a pause),
+// so every pause figure stays above 0. At least three trials (@Fork: each group's minimum in the trial
+// schedule): the pause figures are precise after three, the throughput ratios get more from the budget.
 @Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 9, time = 3)
+@Measurement(iterations = 4, time = 3)
 public class CacheBenchmark extends BenchmarkDefaults {
 
     /** Length of the pre-drawn operation sequence that each thread cycles through. */

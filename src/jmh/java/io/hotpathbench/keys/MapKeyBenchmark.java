@@ -31,20 +31,23 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 // 10% misses (16), crossAndLookup at 10M without misses (4). 10M is the write-up's size, every
 // published figure is set against it, and its tables reach past a last-level cache; 100k fits the
 // caches and shows how much of the gain is memory traffic. 1M, between the two, answered nothing
-// either end does not. A miss costs
-// crossAndLookup the same key building as a hit plus the probe that lookup already measures, so its
-// 10% misses answered nothing either. Ten measured iterations, not five: the 99.9% interval's
-// t-quantile falls from 8.6 to 4.8, which the 10M ratios need. One fork: the budget, since each fork
-// builds its table (about 2 s at 100k; 4-8 s for the long keys, 10-30 s for STRING_KEY and
-// BOXED_LONG_KEY at 10M, the upper ends on a busy machine), about 100-170 s in all; with 20 x 13 s
-// of iterations the default run spends 6-7 minutes here, -Djmh.quick about 2-3.
+// either end does not. A miss costs crossAndLookup the same key building as a hit plus the probe that
+// lookup already measures, so its 10% misses answered nothing either.
+// Settings from the pilot (results/pilot/20261123T233701Z-973136b-dirty.json, two trials at 3 x 1 s
+// warm-up and 10 x 1 s measured): a fork costs 18 s for the long keys and 29-33 s for STRING_KEY at
+// 10M, most of it building the table; its iterations already agree to 3-6% and show no trend (the
+// first measured over the last two: 0.90-1.21), while LONG_KEY's two forks differed by 16% (11.1 and
+// 13.1 ops/us). So the replication goes into forks: 5 measured iterations instead of 10 (a fork's
+// mean is as good, each fork 5 s cheaper), and at least 4 trials (@Fork, read by the trial schedule
+// as each group's minimum; 4 x 4 variants x ~20 s is about 5 minutes of the default run's 35), with
+// more from the budget until the figure is within its precision.
 // Ten million String keys retain about 1.3 GB; 6 GB leaves room for the key arrays and the garbage of
 // the build. Parallel GC because its used heap after System.gc() is the live objects' bytes, where G1
 // rounds each array of half a region or more up to whole regions (it doubled the bytes of a 100k-entry
 // LONG_KEY table).
-@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseParallelGC"})
+@Fork(value = 4, jvmArgsAppend = {"-Xms6g", "-Xmx6g", "-XX:+UseParallelGC"})
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 10, time = 1)
+@Measurement(iterations = 5, time = 1)
 @State(Scope.Thread)
 public class MapKeyBenchmark extends BenchmarkDefaults {
 

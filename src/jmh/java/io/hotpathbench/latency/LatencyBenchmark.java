@@ -40,17 +40,16 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * ({@code TRY_CATCH}) a try/catch that never catches anything. Run with
  * {@code mvn jmh:run -Djmh.include=Latency} (add {@code -Djmh.quick} for a short check).
  */
-// Share of the default run, about 3 minutes on the 2-core machine (configurations x forks x
-// (warm-up + measurement + JVM start and setup)): record 8 x (1 + 2.5 + ~1.3 s) = ~38 s; summary 8
-// x (0.5 + 2.5 s + 1.5 s of setup at 1M, 3-4 s at 10M, where the full GCs of the footprint
-// measurement walk the filled recorder), a 10M BOXED_LIST iteration lasting a whole 1.6 s summary:
-// ~50 s; body 2 x (2 + 5 + ~3 s of setup) = ~20 s; request 2 x 5 forks x (2.5 + 3 + 0.7 s) = ~62 s;
-// about 170 s in all; timed here as 78 s (record and summary), 23 s (body) and 66 s (request), each
-// with Maven's start. One fork for the first three pairs: their variants differ by 2x and more, and
-// bytesPerSample/bytesPerRequest come from the setup, not from the timing. Parallel GC for every
+// Settings from the pilot (results/pilot/20261123T234139Z-973136b-dirty.json, two trials at these
+// settings): a fork costs 5 s (record, summary at 1M), 5-17 s (summary at 10M, BOXED_LIST the slowest),
+// 9-14 s (body) and 7 s (request), JVM start and setup included, so forks are cheap here. The heap
+// figures (bytesPerSample, bytesPerRequest) come from the setup and agreed between forks to 0.1%; the
+// timings' forks differed by up to 30% (body CONSUME 3.1 and 4.2 ops/us) with iterations within a fork
+// agreeing to 1-15%. Warm-up and measurement stay; at least 5 trials (@Fork, each group's minimum in
+// the trial schedule) replicate the JIT outcome, as request's 5 forks already did. Parallel GC for every
 // method because its used heap after System.gc() is the live objects' bytes (see Heap); 2 GB holds
 // the largest state, ten million boxed values (~200 MB) beside the copy a summary sorts.
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
+@Fork(value = 5, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})
 @Warmup(iterations = 2, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 5, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 public class LatencyBenchmark extends BenchmarkDefaults {

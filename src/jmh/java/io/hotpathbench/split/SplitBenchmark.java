@@ -24,12 +24,19 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * splitter with a {@code splitFirst} that stops at the first delimiter. All variants return the same
  * tokens ({@code SplitterTest}). Run with {@code mvn jmh:run -Djmh.include=Split}.
  */
-// 96 configurations (60 split, 36 first-token) at the suite's 2 forks x 10 s would take ~35 min;
-// one fork, 3 s of warm-up (the regex path needs ~2 s to reach C2 steady state) and 6 x 0.4 s of
-// measurement keep the full run near 10 minutes (6 samples: t = 6.9 for the 99.9% interval, where
-// 4 gave 12.9).
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"})
-@Warmup(iterations = 3, time = 1)
+// Settings from the pilot (results/pilot/, 20261123T232606Z at 3 x 1 s warm-up and 6 x 400 ms, and
+// 20261124T000106Z, a warm-up curve of 40 x 500 ms from a cold start, two trials each): a fork costs
+// about 7 s, JVM start included. The regex path (JDK_SPLIT and jdkSplitFirst at || and ::) reaches its
+// steady speed 2-4 s after a cold start in the curve, but in the first pilot some of its forks were
+// still speeding up through their measured iterations (the first at a third to a half of the last two,
+// 0.11 against 0.35 ops/us) after 3 s: five warm-up iterations give it that margin for 2 s more per
+// fork. Within a fork the iterations agree to 1-4% once warm, while forks differ: INDEX_OF runs at
+// about 1.3 ops/us in most forks and 1.0-1.1 in some (8 forks on another machine: 2 slow, 6 fast).
+// With five trials there is about a 24% chance that no fork lands in the slow mode and a run stops
+// early with a figure about 5% too high, so each group runs at least 8 trials (@Fork, each group's
+// minimum in the trial schedule; 0.75^8 = 10%).
+@Fork(value = 8, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"})
+@Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 6, time = 400, timeUnit = TimeUnit.MILLISECONDS)
 public class SplitBenchmark extends BenchmarkDefaults {
 

@@ -86,9 +86,14 @@ public class ValidatorBenchmark extends BenchmarkDefaults {
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
-    // PER_CALL keeps speeding up for 10 or more two-second iterations (JIT of the factory bootstrap),
-    // so every variant warms up for 15. Budget: 4 variants x 2 forks x (30 s + 10 s + ~1 s start) = 5.5 min,
-    // 6.3 min with coldStart's.
+    // Settings from the pilot (results/pilot/: 20261123T233104Z at these settings, 20261124T000542Z a
+    // warm-up curve of 30 x 1 s from a cold start, two trials each): PER_CALL keeps speeding up for
+    // about 30 s (JIT of the factory bootstrap: 39 ms per call in the first 3 s, 2.5-3 ms after 12 s,
+    // 1.6-1.7 ms after the 30 s of warm-up), so every variant still warms up for 15 two-second
+    // iterations; the others are steady after 6 s. A fork costs 42 s. After the warm-up a fork's
+    // iterations agree to 1-12%, and forks differ by 2% (SHARED) to 9% (PER_CALL): at least 4 trials
+    // (@Fork, each group's minimum in the trial schedule), with more from the budget.
+    @Fork(4)
     @Warmup(iterations = 15, time = 2)
     @Measurement(iterations = 5, time = 2)
     public List<Violation> validate(Built built) {
