@@ -62,13 +62,19 @@ def runs_section(runs, require_full) -> list:
         h = (run.provenance or {}).get("host") or {}
         machine = (f"{run.host} " if run.host and not run.host.startswith("cpu:") else "") + (run.cpu or "not recorded")
         rows.append([run.name, run.commit[:7] + (" (dirty)" if run.dirty else "") if run.commit else "not recorded",
-                     run.jdk, machine, "yes" if full else f"no: {why}",
+                     run.jdk, machine, PROTOCOLS[run.protocol], "yes" if full else f"no: {why}",
                      ", ".join(sorted({r.simple_class for r in run.results}))])
         del h
     head = "Every run read for this report. " + (
-        "Only full runs (each benchmark with its class's own settings; selecting benchmarks, the JDK or JVM "
-        "options is allowed) are pooled." if require_full else "The files were named on the command line and are taken as given.")
-    return ["## Runs", "", head, ""] + table(["run", "commit", "JDK (from the results)", "machine", "full run", "benchmarks"], rows) + [""]
+        "Only full runs (each benchmark with its class's own settings; selecting benchmarks, the JDK, JVM "
+        "options, a budget or a trial count is allowed) are pooled. Where a technique has runs of the trial "
+        "protocol, its figures come from those alone; runs in JMH's own fork order stay as history."
+        if require_full else "The files were named on the command line and are taken as given.")
+    return ["## Runs", "", head, ""] + table(["run", "commit", "JDK (from the results)", "machine", "protocol", "full run",
+                                              "benchmarks"], rows) + [""]
+
+
+PROTOCOLS = {"trials": "trials (forks paired by trial)", "jmh-forks": "JMH's fork order (history)"}
 
 
 def figure_text(v) -> str:
@@ -77,14 +83,15 @@ def figure_text(v) -> str:
 
 def cited_section(evs) -> list:
     lines = ["## Figures to cite", "",
-             "Each figure is pooled over every full run of the technique's current benchmark code in one "
-             "environment (JDK and JVM options; runs on different JDKs or options are compared below, never "
-             "pooled). The figure to cite is the geometric mean of the runs' ratios with the **run envelope**: "
-             "from the lowest pessimistic end to the highest optimistic end of the runs' own intervals "
-             "(`hpb/stats.py`). It covers the spread between the runs and machines seen so far and grows "
-             "when a run disagrees; with a single run it covers only the error within that run, and the "
-             "last column says so. Ratios read \"how many times better\" (higher is better) unless the "
-             "figure says after / before.", ""]
+             "Each figure comes from the full runs of the technique's current benchmark code in one environment "
+             "(JDK and JVM options; other environments are compared below, never pooled). From runs of the trial "
+             "protocol (docs/protocol.md): on each machine, the geometric mean of the per-trial ratios of forks "
+             "paired by trial, with a 95% Student t interval on the log ratios over the trials "
+             "(`hpb/forks.py`); it covers that machine's forks only, and the last column says how many trials "
+             "and machines it rests on, the machines' range, how the run's sampling ended and how many forks "
+             "the noise profiler flagged (kept, never dropped). Where only older runs exist, the figure is their "
+             "run envelope, as the column says. Ratios read \"how many times better\" (higher is better) unless "
+             "the figure says after / before.", ""]
     for ev in evs:
         t = ev.technique
         lines += [f"### {t.title}", ""]
@@ -251,6 +258,13 @@ def cited_records(evs) -> list:
                             "value": finite(v.figure.value), "lo": finite(v.figure.lo), "hi": finite(v.figure.hi),
                             "covers": v.reason,
                             "runs": [name for name, *_ in v.extra["runs"]], "machines": v.extra["machines"],
+                            "protocol": v.extra.get("protocol", "jmh-forks"),
+                            "prediction": ([finite(v.extra["across"].pred_lo), finite(v.extra["across"].pred_hi)]
+                                           if v.extra.get("across") and v.extra["across"].predicts else None),
+                            "trials": v.extra.get("trials"),
+                            "machine_figures": [{"machine": m.machine, "cpu": m.label, "value": finite(m.ratio),
+                                                 "lo": finite(m.lo), "hi": finite(m.hi), "trials": m.n}
+                                                for m in v.extra.get("machine_figures", [])],
                             "code": p.code, "stale": ev.stale})
     return out
 
@@ -304,7 +318,7 @@ def answers_block(evs, readme: Path) -> list:
             continue
         ref = ev.reference
         v = next((x for x in ev.cited[id(ref)] if x.id == t.answer["cite"]), None)
-        figure = f"{v.subject}: **{figure_text(v)}** ({env_name(ref.env)}; {v.reason.split(':')[0]})" if v else "not measured yet"
+        figure = f"{v.subject}: **{figure_text(v)}** ({env_name(ref.env)}; {short_coverage(v)})" if v else "not measured yet"
         pubs = [p for p in ev.published if p.outcome != "not_run"]
         against = "; ".join(f"{p.id}: {PUBLISHED_WORDS[p.outcome]}" for p in pubs) or "no published figure to compare"
         note = rel(REPO / t.note, readme.parent)
@@ -337,17 +351,35 @@ def budget_block(runs) -> list:
         table(["command", "benchmarks", "forks ran on", "wall time", "machine", "run"], rows)
 
 
+def short_coverage(v) -> str:
+    """What a cited figure rests on, in a few words: '8 trials, 1 machine' (trial protocol) or the
+    first clause of the older run envelope's note."""
+    if v.extra.get("protocol") == "trials":
+        across = v.extra.get("across")
+        return f"{v.extra['trials']} trials, {across.describe() if across else '?'}"
+    return v.reason.split(":")[0]
+
+
+README_FIGURES_PER_TECHNIQUE = 3
+
+
 def figures_block(evs, made, readme: Path) -> list:
+    """The README's figures: per technique its headline figure and the next cited ones, up to
+    README_FIGURES_PER_TECHNIQUE, in the reference environment; every other row is in REPORT.md."""
     rows = []
     for ev in evs:
-        for p in ev.pools:
-            for v in ev.cited[id(p)]:
-                rows.append([ev.technique.title.split(":")[0], v.subject,
-                             env_name(p.env, ev.reference.env if p is not ev.reference else None),
-                             f"**{figure_text(v)}**", v.reason])
+        ref = ev.reference
+        cited = ev.cited[id(ref)] if ref else []
+        head = ev.technique.answer.get("cite") if ev.technique.answer else None
+        ordered = sorted(cited, key=lambda v: v.id != head)[:README_FIGURES_PER_TECHNIQUE]
+        for v in ordered:
+            across = v.extra.get("across")
+            rows.append([ev.technique.title.split(":")[0], v.subject, f"**{figure_text(v)}**",
+                         short_coverage(v),
+                         f"{across.low:.3g}x to {across.high:.3g}x" if across and across.k > 1 else "one machine so far"])
     lines = ["_Generated by `python3 scripts/report.py --readme README.md`; do not edit by hand. Every "
              "configuration, variant and metric is in [results/REPORT.md](results/REPORT.md)._", ""]
-    lines += table(["technique", "figure", "environment", "cite [interval]", "what the interval covers"], rows)
+    lines += table(["technique", "figure", "cite [95% interval]", "rests on", "across machines"], rows)
     return lines
 
 

@@ -5,8 +5,10 @@
 
 For every figure the README cites (results/cited.json, written by report.py with the README) that
 the given runs measured in the same environment (JDK feature release, VM and JVM options), prints
-the cited interval, the new ratio with its interval (pooled over the given runs, run envelope), and
-whether it reproduces: the new ratio lies inside the cited interval. Then a summary line.
+the cited figure, yours (from your run's forks paired by trial) and whether it reproduces: inside
+the 95% prediction for a new machine when three or more machines stand behind the figure, else
+meeting the range of the machines' figures widened by their intervals; and whether your machine
+differs beyond your run's noise. Then a summary line (hpb/verdicts.py: reproduce).
 
 Exit 0 when every figure found reproduces, 1 when some do not (or none was found), 2 on bad input.
 """

@@ -21,8 +21,10 @@ from functools import lru_cache
 
 from .model import REPO, Run
 
+# Options that leave every fork's settings as the class wrote them: what runs, where, on which JVM,
+# and (trial protocol) how many trials the budget or a count buys and in which shuffled order.
 ENV_OPTIONS = {"jmh.include", "jmh.exclude", "jmh.jdk", "jmh.jvm", "jmh.jvmArgs", "jmh.jvmArgsAppend",
-               "jmh.jvmArgsPrepend", "jmh.prof", "jmh.resultsDir"}
+               "jmh.jvmArgsPrepend", "jmh.prof", "jmh.resultsDir", "jmh.budget", "jmh.trials", "jmh.seed"}
 SHARED_IMPORT = re.compile(r"^import io\.hotpathbench\.([A-Z]\w*);", re.M)
 
 

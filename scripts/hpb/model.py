@@ -138,6 +138,19 @@ class Result:
     forks: int = 1
     env: Environment = field(default_factory=Environment)
     source: str = ""
+    # Runs of the trial protocol (docs/protocol.md): each metric's per-fork means ("primary" for the
+    # primary score), and the trial each fork ran in, from the provenance's schedule.
+    fork_values: dict = field(default_factory=dict)
+    trials: tuple = ()
+
+    @property
+    def paired(self) -> bool:
+        """Whether this result's forks can be paired by trial with another result's."""
+        return bool(self.trials) and len(self.trials) == len(self.fork_values.get("primary", ()))
+
+    def forks_of(self, name: str | None) -> list:
+        """Per-fork means of a metric ('primary' or a secondary name); [] when unknown."""
+        return list(self.fork_values.get("primary" if name in ("primary", "", None) else name, ()))
 
     @property
     def cls(self) -> str:
@@ -197,6 +210,12 @@ class Run:
     @property
     def host(self) -> str:
         return host_id(self.provenance)
+
+    @property
+    def protocol(self) -> str:
+        """'trials' for a run of the trial protocol; 'jmh-forks' for a run in JMH's own fork order
+        (every run before the trial protocol, and -Djmh.f runs since)."""
+        return "trials" if (self.provenance or {}).get("protocol") == "trials" else "jmh-forks"
 
     @property
     def commit(self) -> str:
@@ -298,8 +317,11 @@ def _metric(m, where: str, primary: bool) -> Metric:
     score = _num(m["score"], where + ".score")
     if not math.isfinite(score):
         raise InputError(f"{where}: score {m['score']!r} is not a finite number")
-    if kind in ("rate", "time") and score <= 0:
-        raise InputError(f"{where}: score {score:g} {unit} is not positive")
+    # A primary score is what a ratio divides by, so it must be positive. A secondary time may be 0:
+    # a SampleTime percentile such as p0.00 is 0 when the timer's granularity rounds the fastest
+    # sample down, a fact to chart, not bad input.
+    if kind in ("rate", "time") and (score <= 0 if primary else score < 0):
+        raise InputError(f"{where}: score {score:g} {unit} is " + ("not positive" if primary else "negative"))
     if kind in ("bytes", "count", "duration", "alloc_rate") and score < 0:
         raise InputError(f"{where}: score {score:g} {unit} is negative")
     err = _num(m.get("scoreError", "NaN"), where + ".scoreError")
@@ -364,6 +386,7 @@ def load(path, with_provenance: bool = True) -> Run:
         raise InputError(f"{name}: not a JMH result file (expected a non-empty JSON array of benchmark results)")
     prov = _provenance(path) if with_provenance else None
     cpu, host = host_cpu(prov), host_id(prov)
+    trials_of = _trials(prov)
     results, seen = [], {}
     for i, r in enumerate(data):
         where = f"{name}: result {i}"
@@ -397,12 +420,46 @@ def load(path, with_provenance: bool = True) -> Run:
             raise InputError(f"{where}: jvmArgs is not a list of strings")
         env = Environment(str(r.get("jdkVersion", "")), str(r.get("vmName", "")), str(r.get("vmVersion", "")),
                           tuple(args), cpu, host)
-        res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name)
+        fork_values = {"primary": _fork_means(r["primaryMetric"])}
+        for k, v in sec.items():
+            fork_values[k.lstrip("\u00b7")] = _fork_means(v)
+        trials = trials_of.get((bench, r["mode"], tuple(sorted(params.items()))), ())
+        res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name, fork_values, trials)
         if res.key in seen:
             raise InputError(f"{where}: measured twice in this file (results {seen[res.key]} and {i})")
         seen[res.key] = i
         results.append(res)
     return Run(path, results, prov)
+
+
+def _fork_means(m) -> tuple:
+    from .forks import fork_means
+    if not isinstance(m, dict):
+        return ()
+    raw = m.get("rawData") if m.get("rawData") is not None else m.get("rawDataHistogram")
+    try:
+        return tuple(fork_means(raw))
+    except (TypeError, ValueError):
+        return ()
+
+
+def _trials(prov) -> dict:
+    """(benchmark, mode, sorted params) -> the trial of each fork, from a trials run's schedule; a
+    two-commit run's side is a param in the JSON and a field in the schedule."""
+    sched = ((prov or {}).get("trials") or {}).get("schedule") if (prov or {}).get("protocol") == "trials" else None
+    out: dict = {}
+    if not isinstance(sched, list):
+        return out
+    for e in sched:
+        try:
+            params = {k: str(v) for k, v in (e.get("params") or {}).items()}
+            if e.get("side"):
+                params["side"] = str(e["side"])
+            key = (e["benchmark"], e["mode"], tuple(sorted(params.items())))
+            out.setdefault(key, []).append((int(e["fork"]), int(e["trial"])))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            continue
+    return {k: tuple(t for _, t in sorted(v)) for k, v in out.items()}
 
 
 def fmt_key_params(params: dict) -> str:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import evidence, stats
+from . import evidence, forks, stats
+from . import machines as machines_mod
 from .config import JMH_METRICS, Suite, Technique, metric_unit_ok
 from .model import ALLOC, InputError, Metric, Result, Run, comparable, higher_is_better
 from .select import Group, find_group, group_results, matches_benchmark, missing_values, param_matches, resolve_params, select
@@ -464,17 +465,62 @@ def pools(runs: list, suite: Suite, require_full=True) -> list:
 
 
 def cited_figure(results, t: Technique, c: dict, suite: Suite) -> tuple[Figure, Result, Result] | None:
+    """A cited figure in one run: from forks paired by trial when the run is of the trial protocol
+    (forks.py), else JMH's iteration-level intervals combined conservatively (stats.py)."""
     groups = find_group(group_results(results, suite), t.benchmark, c["method"], c.get("params") or {})
     metric = c.get("metric", "primary")
     for g in groups[:1]:
         a, b = g.result(c["variant"]), g.result(c["baseline"])
         if a is None or b is None or a.metric(metric) is None or b.metric(metric) is None:
             return None
+        p = paired_figure(a, b, t, metric, c.get("kind", "speedup"))
+        if p is not None:
+            return p[0], a, b
         am, bm = t.measured(a, metric), t.measured(b, metric)
         if c.get("kind") == "ratio":
             return stats.ratio(am, bm), a, b
         return stats.speedup(am, bm, _direction(t, metric, am.unit)), a, b
     return None
+
+
+def paired_logs(a: Result, b: Result, t: Technique | None, metric: str, kind: str) -> list | None:
+    """Per-trial log ratios of a against b on `metric`, oriented as the figure reads ('ratio': a/b;
+    a speed-up: a/b for a throughput, b/a for a time or a cost); None when the two cannot be paired."""
+    if not (a.paired and b.paired):
+        return None
+    fa, fb = a.forks_of(metric), b.forks_of(metric)
+    if len(fa) != len(a.trials) or len(fb) != len(b.trials):
+        return None
+    logs = forks.paired_logs(fa, a.trials, fb, b.trials)
+    unit = (a.metric(metric) or a.primary).unit
+    if kind != "ratio" and not _direction(t, metric, unit):
+        logs = [-x for x in logs]
+    return logs
+
+
+def paired_figure(a: Result, b: Result, t: Technique | None, metric: str, kind: str):
+    """(Figure, forks.Paired) from forks paired by trial, or None. A metric measured once per fork
+    with a declared resolution (heap figures) keeps at least the interval its resolution gives, so
+    forks that agree exactly do not pose as an exact figure."""
+    logs = paired_logs(a, b, t, metric, kind)
+    if logs is None:
+        return None
+    p = forks.interval_of_logs(logs)
+    fig = Figure(p.value, p.lo, p.hi)
+    if t is not None and (t.metric_info(metric) or {}).get("resolution"):
+        am, bm = t.measured(a, metric), t.measured(b, metric)
+        res = stats.ratio(am, bm) if kind == "ratio" else stats.speedup(am, bm, _direction(t, metric, am.unit))
+        if res.known and fig.known:
+            fig = Figure(p.value, min(fig.lo, res.lo), max(fig.hi, res.hi))
+        elif res.known:
+            fig = Figure(p.value, res.lo, res.hi)
+    return fig, p
+
+
+def disturbed_forks(r: Result) -> tuple:
+    """(disturbed, all) forks of a result, by the noise profiler's shares (forks.DISTURBED_PCT)."""
+    flags = forks.disturbed({m: r.forks_of(m) for m in forks.NOISE_METRICS})
+    return sum(flags), len(r.forks_of("primary"))
 
 
 def coverage(runs: list) -> str:
@@ -495,10 +541,19 @@ def coverage(runs: list) -> str:
 
 
 def judge_cited(pool: Pool, suite: Suite) -> list:
-    """Each figure the technique cites, per run and pooled (run envelope) over the pool's runs."""
+    """Each figure the technique cites, per run and pooled over the pool's runs. Runs of the trial
+    protocol, when the pool has any, are the only ones cited: per machine, the paired trials of all its
+    runs give one figure with its fork-level interval; across machines, the machines' figures side by
+    side (machines.py). Older runs are pooled as before (the run envelope)."""
     out = []
     t = pool.technique
+    trial_runs = [(run, rs) for run, rs in pool.runs if run.protocol == "trials"]
     for c in t.cited:
+        if trial_runs:
+            v = _cited_from_trials(trial_runs, pool, t, c, suite)
+            if v is not None:
+                out.append(v)
+            continue
         per_run = []
         for run, rs in pool.runs:
             got = cited_figure(rs, t, c, suite)
@@ -515,6 +570,67 @@ def judge_cited(pool: Pool, suite: Suite) -> list:
                                   "baseline": c["baseline"], "env": pool.env, "code": pool.code,
                                   "kind": c.get("kind", "speedup")}))
     return out
+
+
+# How the newest run's sampling of a figure's group ended (the provenance's groups[].ended).
+ENDED = {"precision": "sampling ended on its precision", "budget": "sampling ended on the budget",
+         "fixed": "a fixed number of trials (-Djmh.trials)", "cap": "sampling ended at the 50-trial cap",
+         "minimum": "its group's minimum trials"}
+
+
+def _cited_from_trials(trial_runs, pool: Pool, t: Technique, c: dict, suite: Suite):
+    metric, kind = c.get("metric", "primary"), c.get("kind", "speedup")
+    per_run, logs_by_machine, cpu_by_machine, disturbed, forks_total = [], {}, {}, 0, 0
+    precision = []
+    for run, rs in trial_runs:
+        got = cited_figure(rs, t, c, suite)
+        if got is None:
+            continue
+        fig, a, b = got
+        per_run.append((run, fig, a, b))
+        logs = paired_logs(a, b, t, metric, kind) or []
+        machine = run.host or f"unknown:{run.name}"
+        logs_by_machine.setdefault(machine, []).extend(logs)
+        cpu_by_machine[machine] = run.cpu
+        for r in (a, b):
+            d, n = disturbed_forks(r)
+            disturbed += d
+            forks_total += n
+        for g in ((run.provenance or {}).get("trials") or {}).get("groups") or []:
+            pr = (g.get("precision") or {}).get(c["id"])
+            if pr is not None:
+                precision.append((run.name, g.get("ended", ""), g.get("trials")))
+    if not per_run:
+        return None
+    mfigs = []
+    for machine, logs in logs_by_machine.items():
+        p = forks.interval_of_logs(logs)
+        mfigs.append(machines_mod.MachineFigure(machine, p.value, p.lo, p.hi, p.n, cpu_by_machine.get(machine, "")))
+    resolution = bool((t.metric_info(metric) or {}).get("resolution"))
+    if len(mfigs) == 1 and not resolution:
+        m = mfigs[0]
+        fig = Figure(m.ratio, m.lo, m.hi)
+    elif len(mfigs) == 1:
+        fig = per_run[-1][1] if len(per_run) == 1 else stats.envelope([f for _, f, _, _ in per_run])
+    else:
+        fig = stats.envelope([Figure(m.ratio, m.lo, m.hi) for m in mfigs])
+    across = machines_mod.across(mfigs)
+    n = sum(m.n for m in mfigs)
+    ended = ENDED.get(precision[-1][1], precision[-1][1]) if precision else ""
+    reached = f"+/-{(math.sqrt(fig.hi / fig.lo) - 1) * 100:.0f}%" if fig.known and fig.lo > 0 else "no interval"
+    note = (f"{n} paired trials on {across.describe() if across else '?'}; 95% t interval over the trials"
+            f"{' (at least the heap measurement resolution)' if resolution else ''}, {reached}; covers "
+            f"{'that machine' if len(mfigs) == 1 else 'each machine'} only"
+            + (f"; {ended}" if ended else "")
+            + f"; {disturbed} of {forks_total} forks disturbed (kept)")
+    return Verdict("cited", c["label"], "cited", note, c["id"], t.id, dict(c.get("params") or {}), fig,
+                   extra={"runs": [(run.name, f, a, b) for run, f, a, b in per_run],
+                          "machines": sorted(logs_by_machine), "machine_figures": mfigs, "across": across,
+                          "trials": n, "disturbed": disturbed, "forks": forks_total, "protocol": "trials",
+                          "metric": metric, "method": c["method"], "variant": c["variant"],
+                          "baseline": c["baseline"], "env": pool.env, "code": pool.code, "kind": kind,
+                          "precision": fig.hi / fig.lo if fig.known and fig.lo > 0 else math.nan,
+                          "ended": ended})
 
 
 def compare_environments(base: list, other: list, tolerance_for) -> list:
@@ -546,8 +662,19 @@ def compare_environments(base: list, other: list, tolerance_for) -> list:
 
 def reproduce(cited: list, runs: list, suite: Suite) -> list:
     """For every cited figure (as report.py wrote them to results/cited.json) that the given runs
-    measured in the same environment (JDK feature release, VM and JVM options), the new figure
-    (pooled over the given runs) and whether its ratio lies inside the cited interval."""
+    measured in the same environment (JDK feature release, VM and JVM options), the user's figure
+    and whether it reproduces:
+
+    - with a prediction for a new machine (three or more machines behind the figure): the user's
+      figure lies inside the 95% prediction interval;
+    - otherwise: the user's interval meets the range of the machines' figures widened by their own
+      intervals (the lowest low end to the highest high end), i.e. the two could be the same machine
+      kind's spread plus noise;
+    and how much of the difference is the user's machine rather than noise: when the user's own
+    interval excludes every cited machine's figure, their machine measures differently beyond its
+    run's noise.
+    The user's figure comes from their run's forks paired by trial (a trials run), else from their
+    run's iteration-level intervals (an older run; said in the note)."""
     out = []
     for c in cited:
         t = suite.by_id(c["technique"])
@@ -556,26 +683,49 @@ def reproduce(cited: list, runs: list, suite: Suite) -> list:
         spec = next((x for x in t.cited if x["id"] == c["id"]), None)
         if spec is None:
             continue
-        figs, names = [], []
+        figs, names, paired_runs = [], [], 0
         for run in runs:
             rs = [r for r in run.results if r.cls == t.benchmark and _env_matches(r, c["env"])]
             got = cited_figure(rs, t, spec, suite) if rs else None
             if got is not None:
                 figs.append(got[0])
                 names.append(run.name)
+                paired_runs += got[1].paired and got[2].paired
         if not figs:
             continue
-        new = stats.envelope(figs)
+        new = figs[0] if len(figs) == 1 else stats.envelope(figs)
         cited_fig = Figure(c["value"], c["lo"], c["hi"])
-        if not cited_fig.known:
-            outcome, note = "inconclusive", "the cited figure has no interval"
-        elif math.isnan(new.value):
-            outcome, note = "inconclusive", "no ratio in the new run"
-        elif cited_fig.contains(new.value):
-            outcome, note = "reproduces", "the new ratio lies inside the cited interval"
+        mfigs = [Figure(m["value"], m["lo"] if m["lo"] is not None else math.nan,
+                        m["hi"] if m["hi"] is not None else math.nan) for m in c.get("machine_figures") or []]
+        pred = c.get("prediction")
+        how = "" if paired_runs == len(figs) else "; yours is from iteration-level intervals (not a trials run)"
+        if math.isnan(new.value):
+            outcome, note = "inconclusive", "no ratio in your run"
+        elif pred:
+            band = Figure(math.nan, pred[0], pred[1])
+            outcome = "reproduces" if band.contains(new.value) else "differs"
+            note = ("inside" if outcome == "reproduces" else "outside") + \
+                f" the 95% prediction for a new machine [{pred[0]:.3g}, {pred[1]:.3g}]"
+        elif mfigs or cited_fig.known:
+            known = [m for m in (mfigs or [cited_fig]) if m.known]
+            if not known:
+                outcome, note = "inconclusive", "the cited figure has no interval"
+            else:
+                lo, hi = min(m.lo for m in known), max(m.hi for m in known)
+                n = len(mfigs) or 1
+                meets = (new.hi >= lo and new.lo <= hi) if new.known else lo <= new.value <= hi
+                outcome = "reproduces" if meets else "differs"
+                note = (f"{'meets' if meets else 'misses'} the {n} machine figure{'s' if n > 1 else ''}'s range "
+                        f"widened by their intervals [{lo:.3g}, {hi:.3g}]")
         else:
-            side = "below" if new.value < cited_fig.lo else "above"
-            outcome, note = "differs", f"the new ratio lies {side} the cited interval"
+            outcome, note = "inconclusive", "the cited figure has no interval"
+        if outcome != "inconclusive" and new.known:
+            centers = [m.value for m in (mfigs or [cited_fig])]
+            if all(not new.contains(x) for x in centers):
+                note += f"; your machine differs beyond your run's noise ({new.value / centers[0]:.2f}x the cited)"
+            else:
+                note += "; the difference is within your run's noise"
+        note += how
         out.append(Verdict("reproduce", c["label"], outcome, note, c["id"], t.id, c.get("params") or {}, new,
                            extra={"cited": cited_fig, "env": c["env"], "runs": names}))
     return out

@@ -107,21 +107,25 @@ def run_reproduce(*args):
 
 
 def test_reproduce_on_real_runs(tmp_path):
-    # Cited from the newer committed run alone, the validator's 129.3x [117.9, 141.8] does not survive
-    # the older run of the same validator code on the same kind of machine (114.3x): a single run's
-    # interval covers the error within that run, not the spread between runs. splitFirst's does.
+    # Cited from the newer committed run alone (one machine, no prediction), the older run of the
+    # same validator code on the same kind of machine measures 114.3x [104.4, 125.3] against 129.3x
+    # [117.9, 141.8]: the two intervals meet, so it reproduces, but the older run's interval excludes
+    # the cited figure, so the note says its machine differs beyond its run's noise. The older run's
+    # heap per entry (0.205x) misses the cited 0.202x, whose interval is that run's zero spread.
     cited = cited_from(tmp_path, FULL_AMD)
     p = run_reproduce(FULL_OLD, "--cited", cited)
     assert p.returncode == 1, p.stdout
     lines = p.stdout.splitlines()
     shared = [line for line in lines if line.startswith("Shared Validator vs a ValidatorFactory per call, warm")]
     assert len(shared) == 1 and "129.3x [117.9, 141.8]" in shared[0] and "114.3x [104.4, 125.3]" in shared[0]
-    assert "DIFFERS" in shared[0] and "below the cited interval" in shared[0]
+    assert "REPRODUCES" in shared[0] and "your machine differs beyond your run's noise (0.88x the cited)" in shared[0]
+    assert "from iteration-level intervals" in shared[0]
     first = [line for line in lines if line.startswith('splitFirst vs String.split(d)[0], "||"')]
     assert "63.3x [59.2, 67.9]" in first[0] and "61x [35.2, 106.5]" in first[0] and "REPRODUCES" in first[0]
-    colon = [line for line in lines if '"::" delimiter' in line]
-    assert "DIFFERS" in colon[0] and "above the cited interval" in colon[0]
-    assert re.match(r"REPRODUCE: \d+ of \d+ cited figures reproduce; \d+ do not", lines[-1])
+    assert "within your run's noise" in first[0]
+    heap = [line for line in lines if "heap per entry" in line]
+    assert "DIFFERS" in heap[0] and "misses" in heap[0]
+    assert re.match(r"REPRODUCE: 12 of 13 cited figures reproduce; 1 do not", lines[-1])
     # the cited run itself reproduces everything
     p = run_reproduce(FULL_AMD, "--cited", cited)
     assert p.returncode == 0 and p.stdout.splitlines()[-1].endswith("cited figures reproduce")
@@ -130,8 +134,9 @@ def test_reproduce_on_real_runs(tmp_path):
 def test_a_rerun_on_the_same_machine_holds_the_heap_figures_not_every_timing(tmp_path):
     # The two JDK 17 runs of the current code on one Intel machine, the second a noisier hour:
     # cited from the first alone, every heap figure holds the second (their intervals are the
-    # measuring code's 128 KiB resolution, not the zero spread of one copied measurement), while
-    # some timing figures do not (Agrona's 0.825x [0.74, 0.917] against 1.05x).
+    # measuring code's 128 KiB resolution, not the zero spread of one copied measurement). Agrona's
+    # 0.825x [0.74, 0.917] against 1.05x [0.872, 1.29]: the intervals meet, so it reproduces, but the
+    # rerun's interval excludes the cited figure and the note says so.
     first, second = (REPO / "results" / f for f in ("20261123T133609Z-20ae0eb.json", "20261123T175712Z-ab8d12e.json"))
     p = run_reproduce(second, "--cited", cited_from(tmp_path, first))
     lines = p.stdout.splitlines()
@@ -139,8 +144,8 @@ def test_a_rerun_on_the_same_machine_holds_the_heap_figures_not_every_timing(tmp
     assert len(heap) == 4 and all("REPRODUCES" in line for line in heap), heap
     assert any("0.00228x [0, 0.00466]" in line and "0.00224x [0, 0.00462]" in line for line in heap)
     agrona = [line for line in lines if line.startswith("Agrona's")]
-    assert p.returncode == 1 and "0.825x [0.74, 0.917]" in agrona[0] and "1.05x [0.872, 1.29]" in agrona[0]
-    assert "DIFFERS" in agrona[0]
+    assert p.returncode == 0 and "0.825x [0.74, 0.917]" in agrona[0] and "1.05x [0.872, 1.29]" in agrona[0]
+    assert "REPRODUCES" in agrona[0] and "differs beyond your run's noise" in agrona[0]
 
 
 def test_reproduce_matches_the_environment(tmp_path):

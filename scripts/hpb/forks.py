@@ -1,0 +1,191 @@
+"""Fork-level statistics for runs of the trial protocol (docs/protocol.md).
+
+In a trials run, each configuration's k-th fork ran in its group's trial `trials[k]`, back to back
+with the other members of its group. A pair's figure comes from its forks paired by trial:
+
+- a fork's score is the mean of its measured iterations;
+- per common trial t, r_t = ln(a_t / b_t);
+- the figure is exp(mean r_t), the geometric mean of the per-trial ratios;
+- the interval is exp(mean r_t +/- t(0.975, n - 1) * sd(r_t) / sqrt(n)), a 95% Student t interval
+  on the log ratios over the n trials. A bootstrap over fewer than about 20 trials covers less than
+  it claims, so none is used.
+
+The plugin computes the same figure while it runs, to decide when a group is precise enough
+(jmh-maven-plugin's PairedRatio); a test holds the two to each other on a real run.
+
+A fork is "disturbed" when the CPU time the hypervisor stole plus the CPU time other processes used
+during its iterations (noise.steal + noise.other, each a share of the machine's CPU time, written by
+the plugin's NoiseProfiler) averages above DISTURBED_PCT. The policy, fixed before any run: disturbed
+forks are kept, flagged and counted beside every figure they enter; never dropped.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+LEVEL = 0.95
+METHOD = ("geometric mean of per-trial ratios of paired fork scores, 95% Student t interval on the log ratios "
+          "over the trials")
+
+# Two cores: a neighbour using a tenth of the machine's CPU time takes a fifth of the second core,
+# where the JIT and GC threads of the benchmark run. Below that, the pilot's quiet forks (1-4%).
+DISTURBED_PCT = 10.0
+NOISE_METRICS = ("noise.steal", "noise.other")
+
+
+# ---------------------------------------------------------------- Student t, standard library only
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the regularized incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _betai(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(ln) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(ln) * _betacf(b, a, 1 - x) / b
+
+
+def t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t with df degrees of freedom."""
+    x = df / (df + t * t)
+    tail = 0.5 * _betai(df / 2, 0.5, x)
+    return 1 - tail if t > 0 else tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The p quantile of Student's t with df degrees of freedom (bisection on t_cdf)."""
+    if not 0 < p < 1 or df <= 0:
+        raise ValueError(f"t quantile needs 0 < p < 1 and df > 0, got p={p}, df={df}")
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * max(1.0, hi):
+            break
+    return (lo + hi) / 2
+
+
+# ---------------------------------------------------------------- forks and pairs
+
+def fork_means(raw) -> list:
+    """Each fork's mean of its measured iterations, from JMH's rawData (a list of forks, each a list
+    of iteration values) or rawDataHistogram (each iteration a list of [value, count])."""
+    out = []
+    for fork in raw or []:
+        vals = []
+        for it in fork if isinstance(fork, list) else []:
+            if isinstance(it, list):  # histogram: [[value, count], ...]
+                n = sum(c for _, c in it)
+                if n:
+                    vals.append(sum(v * c for v, c in it) / n)
+            elif isinstance(it, (int, float)) and not isinstance(it, bool):
+                vals.append(float(it))
+        out.append(sum(vals) / len(vals) if vals else math.nan)
+    return out
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A ratio from n paired trials: exp(mean log ratio) with its 95% t interval (NaN ends when n < 2)."""
+    value: float
+    lo: float
+    hi: float
+    n: int
+    logs: tuple = ()
+
+    @property
+    def high_over_low(self) -> float:
+        return self.hi / self.lo if self.n >= 2 and self.lo > 0 else math.nan
+
+
+def interval_of_logs(logs: list) -> Paired:
+    """The figure and 95% t interval of a list of per-trial log ratios."""
+    logs = [x for x in logs if math.isfinite(x)]
+    n = len(logs)
+    if n == 0:
+        return Paired(math.nan, math.nan, math.nan, 0)
+    mean = sum(logs) / n
+    if n < 2:
+        return Paired(math.exp(mean), math.nan, math.nan, 1, tuple(logs))
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
+    return Paired(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n, tuple(logs))
+
+
+def paired_logs(a: list, a_trials, b: list, b_trials) -> list:
+    """ln(a_t / b_t) for every trial t in which both configurations ran a fork with positive scores."""
+    bt = {t: v for t, v in zip(b_trials, b)}
+    out = []
+    for t, v in zip(a_trials, a):
+        w = bt.get(t)
+        if w is not None and v > 0 and w > 0 and math.isfinite(v) and math.isfinite(w):
+            out.append(math.log(v / w))
+    return out
+
+
+def paired(a: list, a_trials, b: list, b_trials) -> Paired:
+    """a against b, paired by trial."""
+    return interval_of_logs(paired_logs(a, a_trials, b, b_trials))
+
+
+def mean_interval(values: list) -> tuple:
+    """A configuration's own score over its forks: (mean of fork means, 95% t interval low, high)."""
+    vals = [v for v in values if math.isfinite(v)]
+    n = len(vals)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = sum(vals) / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1))
+    half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def disturbed(noise: dict) -> list:
+    """Per fork, whether its mean steal + other share exceeds DISTURBED_PCT (False when unrecorded)."""
+    steal = noise.get("noise.steal") or []
+    other = noise.get("noise.other") or []
+    n = max(len(steal), len(other))
+    out = []
+    for k in range(n):
+        s = steal[k] if k < len(steal) and math.isfinite(steal[k]) else 0.0
+        o = other[k] if k < len(other) and math.isfinite(other[k]) else 0.0
+        out.append(s + o > DISTURBED_PCT)
+    return out

@@ -1,0 +1,163 @@
+"""Fork-level statistics (hpb/forks.py) and figures across machines (hpb/machines.py), on
+hand-checkable cases and on real committed runs."""
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hpb import forks, machines, model, stats, verdicts
+from hpb.config import load_suite
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS = REPO / "results"
+PILOT_VALIDATOR = RESULTS / "pilot" / "20261123T233104Z-973136b-dirty.json"
+NOISY_HOUR = RESULTS / "20261123T175712Z-ab8d12e.json"
+SAMPLE = REPO / "scripts" / "tests" / "fixtures" / "real" / "sample-time.json"
+
+
+@pytest.mark.parametrize("p, df, t", [(0.975, 1, 12.7062), (0.975, 4, 2.7764), (0.975, 30, 2.0423),
+                                      (0.995, 10, 3.1693), (0.95, 2, 2.9200), (0.975, 1000, 1.9623)])
+def test_t_quantiles_match_the_tables(p, df, t):
+    assert forks.t_quantile(p, df) == pytest.approx(t, abs=1e-3)
+    assert forks.t_quantile(1 - p, df) == pytest.approx(-t, abs=1e-3)
+
+
+def test_a_paired_figure_is_the_geometric_mean_with_a_t_interval_on_the_logs():
+    # Per-trial ratios 2, 2.5, 3, 2.5.
+    p = forks.paired([2.0, 5.0, 3.0, 10.0], (1, 2, 3, 4), [1.0, 2.0, 1.0, 4.0], (1, 2, 3, 4))
+    logs = [math.log(x) for x in (2, 2.5, 3, 2.5)]
+    mean = sum(logs) / 4
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / 3)
+    half = 3.1824 * sd / 2
+    assert p.n == 4
+    assert p.value == pytest.approx(math.exp(mean))
+    assert p.lo == pytest.approx(math.exp(mean - half), rel=1e-4)
+    assert p.hi == pytest.approx(math.exp(mean + half), rel=1e-4)
+
+
+def test_pairing_follows_the_trial_not_the_fork_index():
+    # b missed trial 3 (a technique skipped mid-run, or a group that got extra trials): its third
+    # fork is trial 4's and must meet a's fourth.
+    p = forks.paired([3.0, 3.0, 99.0, 1.5], (1, 2, 3, 4), [1.0, 1.0, 0.5], (1, 2, 4))
+    assert p.n == 3
+    assert p.value == pytest.approx(3.0)
+    assert p.hi / p.lo == pytest.approx(1.0)
+
+
+def test_one_trial_has_no_interval_and_a_zero_is_left_out():
+    p = forks.paired([2.0, 0.0], (1, 2), [1.0, 1.0], (1, 2))
+    assert p.n == 1 and math.isnan(p.lo)
+
+
+def test_fork_means_read_raw_data_and_sample_histograms():
+    assert forks.fork_means([[1.0, 3.0], [5.0]]) == [2.0, 5.0]
+    assert forks.fork_means([[[[10.0, 1], [20.0, 3]]]]) == [17.5]
+
+
+def test_disturbed_forks_are_flagged_by_the_fixed_threshold():
+    assert forks.disturbed({"noise.steal": [0.0, 6.0, 1.0], "noise.other": [2.0, 5.0, float("nan")]}) == \
+        [False, True, False]
+
+
+def test_the_random_effects_prediction_reproduces_the_issues_validator_example():
+    # Three machines at 94.5x, 128x and 129x, each precise: about [48x, 280x] for a new machine.
+    figs = [machines.MachineFigure(f"m{i}", r, r * 0.99, r / 0.99, 10) for i, r in enumerate((94.5, 128, 129))]
+    a = machines.across(figs)
+    assert a.k == 3 and a.predicts
+    assert a.pred_lo == pytest.approx(48, rel=0.05)
+    assert a.pred_hi == pytest.approx(280, rel=0.05)
+    assert a.low == 94.5 and a.high == 129
+
+
+def test_fewer_than_three_machines_give_a_range_and_no_prediction():
+    figs = [machines.MachineFigure("a", 2.9, 2.7, 3.1, 8), machines.MachineFigure("b", 3.5, 3.3, 3.7, 8)]
+    a = machines.across(figs)
+    assert not a.predicts
+    assert a.describe() == "2 machines, 2.9x to 3.5x"
+    assert machines.across(figs[:1]).describe() == "1 machine"
+
+
+def test_the_scripts_and_the_plugin_compute_the_same_paired_figure_on_a_real_run():
+    """The plugin wrote, per cited pair, the ratio it sampled on (variant / baseline, raw units);
+    the scripts' figure from the same forks is that ratio, or its inverse for a time."""
+    suite = load_suite()
+    run = model.load(PILOT_VALIDATOR)
+    prov = json.loads(PILOT_VALIDATOR.with_name(PILOT_VALIDATOR.stem + ".provenance.json").read_text())
+    t = suite.by_id("validation")
+    checked = 0
+    for g in prov["trials"]["groups"]:
+        for cid, pr in g["precision"].items():
+            spec = next(c for c in t.cited if c["id"] == cid)
+            fig, a, b = verdicts.cited_figure(run.results, t, spec, suite)
+            assert a.paired and b.paired
+            assert 1 / fig.value == pytest.approx(pr["ratio"], rel=1e-9)  # times: the scripts invert
+            assert 1 / fig.hi == pytest.approx(pr["low"], rel=1e-6)
+            checked += 1
+    assert checked == 4
+
+
+def test_on_real_runs_the_old_interval_claimed_more_than_its_forks_support():
+    """The conservative interval built from JMH's iteration-level intervals, and the fork-level one,
+    on the same real data. In the noisy hour (two forks per variant, run in JMH's order), the old
+    interval [81, 215] holds both forks' ratios (154x and 108x), but it came from ten iterations and
+    said nothing about a third fork: the fork-level interval from those two forks is [13.6, 1231]. In
+    the pilot's paired trials, the fork-level interval is what the run can support."""
+    suite = load_suite()
+    t = suite.by_id("validation")
+    spec = next(c for c in t.cited if c["id"] == "validator-shared")
+    old, a, b = verdicts.cited_figure(model.load(NOISY_HOUR).results, t, spec, suite)
+    assert (old.lo, old.hi) == pytest.approx((81.2, 215.4), rel=1e-3)
+    per_fork = [y / x for x, y in zip(a.forks_of("primary"), b.forks_of("primary"))]
+    assert per_fork == pytest.approx([154.5, 108.4], rel=1e-3)
+    by_fork = forks.paired(b.forks_of("primary"), (1, 2), a.forks_of("primary"), (1, 2))
+    assert (by_fork.lo, by_fork.hi) == pytest.approx((13.6, 1231), rel=1e-2)
+    assert by_fork.lo < old.lo / 5 and by_fork.hi > old.hi * 5
+
+    pilot = model.load(PILOT_VALIDATOR)
+    new, a, b = verdicts.cited_figure(pilot.results, t, spec, suite)
+    legacy = stats.speedup(a.primary, b.primary, False)
+    assert new.known and legacy.known
+    assert new.contains(legacy.value)
+    trial_ratios = [y / x for x, y in zip(a.forks_of("primary"), b.forks_of("primary"))]
+    assert all(new.lo <= r <= new.hi for r in trial_ratios)
+
+
+def _zero_percentile_copy(tmp_path: Path) -> Path:
+    """The real SampleTime file with its fastest sample at 0 ns, as JMH writes it when the timer's
+    granularity rounds it down (this machine's granularity gave 50 ns): derived here, not committed."""
+    data = json.loads(SAMPLE.read_text())
+    for r in data:
+        m = r["secondaryMetrics"]["p0.00"]
+        m["score"] = 0.0
+        m["rawData"] = [[0.0] for _ in m["rawData"]]
+        m["scorePercentiles"] = {k: 0.0 for k in m["scorePercentiles"]}
+        r["primaryMetric"]["scorePercentiles"]["0.0"] = 0.0
+    out = tmp_path / "sample-zero.json"
+    out.write_text(json.dumps(data))
+    return out
+
+
+@pytest.mark.parametrize("zero", [False, True])
+def test_a_real_sample_time_file_is_charted_reported_and_compared(tmp_path, zero):
+    f = _zero_percentile_copy(tmp_path) if zero else SAMPLE
+    run = model.load(f)
+    assert run.results[0].secondary["p0.00"].score == (0.0 if zero else 50.0)
+    scripts = REPO / "scripts"
+    for cmd in (["report.py", str(f), "--out", str(tmp_path / "R.md"), "--charts", str(tmp_path / "c")],
+                ["chart.py", str(f), "--out", str(tmp_path / "c2")],
+                ["compare.py", str(f), str(f)]):
+        p = subprocess.run([sys.executable, str(scripts / cmd[0]), *cmd[1:]], capture_output=True, text=True)
+        assert p.returncode == 0, (cmd[0], p.stderr)
+        assert "not positive" not in p.stderr
+
+
+def test_a_zero_primary_score_is_still_refused(tmp_path):
+    data = json.loads(SAMPLE.read_text())
+    data[0]["primaryMetric"]["score"] = 0.0
+    f = tmp_path / "zero-primary.json"
+    f.write_text(json.dumps(data))
+    with pytest.raises(model.InputError, match="not positive"):
+        model.load(f)
