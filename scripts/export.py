@@ -8,8 +8,10 @@ bencher: Bencher Metric Format (BMF), one JSON object: benchmark name -> measure
 lower_value, upper_value}. Throughputs go to Bencher's built-in `throughput` measure in ops/s, times
 per operation to its built-in `latency` measure in ns, allocation to `alloc-bytes-per-op`, and each
 technique's own metrics (bytes per entry, ...) to a measure named after the metric. Intervals are
-JMH's 99.9% interval, left out where JMH gave none (one measurement iteration), so a quick run
-loads too.
+the fork-level 95% interval (mean of the forks' means, Student t over the forks) for a run of the
+trial protocol, whose forks are its unit of replication; JMH's own 99.9% interval (every iteration
+of every fork as one sample) only for older runs. An interval is left out where there is none (one
+fork, or one measurement iteration), so a quick run loads too.
 
 github-action-benchmark: two files for its custom tools, since that action takes one direction per
 file: DIR/bigger-is-better.json (tool customBiggerIsBetter: throughputs and higher-is-better
@@ -27,7 +29,7 @@ import re
 import sys
 from pathlib import Path
 
-from hpb import cli, config
+from hpb import cli, config, forks
 from hpb.markdown import fmt_num, write_atomic
 from hpb.model import ALLOC, InputError, convert, load_many, unit_kind
 
@@ -46,7 +48,7 @@ def kebab(name: str) -> str:
 
 def metrics_of(r, suite) -> list:
     """[(metric name, Metric, higher is better)] exported for a result: the primary score, B/op,
-    and the technique's own declared metrics."""
+    and the technique's own declared metrics, each with the interval interval_label() names."""
     t = suite.technique(r.cls)
     out = [("primary", r.primary, unit_kind(r.primary.unit)[0] == "rate")]
     if r.metric(ALLOC) is not None:
@@ -55,7 +57,20 @@ def metrics_of(r, suite) -> list:
         m = r.secondary.get(name)
         if m is not None:
             out.append((name, m, info["better"] == "higher"))
-    return out
+    return [(name, fork_level(r, name, m), higher) for name, m, higher in out]
+
+
+def fork_level(r, name: str, m):
+    """For a trials run, the metric's mean over forks with its 95% t interval over the forks
+    (unknown with one fork); otherwise JMH's own."""
+    if not r.paired:
+        return m
+    mean, lo, hi = forks.mean_interval(r.forks_of(name))
+    return type(m)(mean if math.isfinite(mean) else m.score, lo, hi, m.unit)
+
+
+def interval_label(r) -> str:
+    return f"95% interval over {len(r.trials)} forks" if r.paired else "99.9% interval (JMH, iterations)"
 
 
 def _ends(m, factor=1.0):
@@ -100,9 +115,9 @@ def github(results, suite) -> tuple[list, list]:
             entry = {"name": name, "unit": unit, "value": m.score}
             if m.known:
                 entry["range"] = f"± {fmt_num(m.error)}"
-                entry["extra"] = f"99.9% interval [{fmt_num(max(m.lo, 0.0))}, {fmt_num(m.hi)}] {unit}; {env}"
+                entry["extra"] = f"{interval_label(r)} [{fmt_num(max(m.lo, 0.0))}, {fmt_num(m.hi)}] {unit}; {env}"
             else:
-                entry["extra"] = f"no interval (one measurement iteration); {env}"
+                entry["extra"] = f"no interval (one fork or one measurement iteration); {env}"
             (bigger if higher else smaller).append(entry)
     return bigger, smaller
 

@@ -31,6 +31,11 @@ GC_TIME = "gc.time"
 MODES = {"thrpt", "avgt", "sample", "ss"}
 
 
+# JVM options the trial engine's own JMH process passed on to its forks (JMH forks inherit the host
+# JVM's options): they say nothing about the benchmark's environment.
+ENGINE_JVM_ARGS = frozenset({"-Djmh.ignoreLock=true"})
+
+
 class InputError(Exception):
     """Bad input: the message is one line naming the file and the problem."""
 
@@ -419,7 +424,7 @@ def load(path, with_provenance: bool = True) -> Run:
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise InputError(f"{where}: jvmArgs is not a list of strings")
         env = Environment(str(r.get("jdkVersion", "")), str(r.get("vmName", "")), str(r.get("vmVersion", "")),
-                          tuple(args), cpu, host)
+                          tuple(a for a in args if a not in ENGINE_JVM_ARGS), cpu, host)
         fork_values = {"primary": _fork_means(r["primaryMetric"])}
         for k, v in sec.items():
             fork_values[k.lstrip("\u00b7")] = _fork_means(v)
