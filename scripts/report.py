@@ -105,7 +105,30 @@ def cited_section(evs) -> list:
                 rows.append([v.subject, env_name(p.env, ev.reference.env if p is not ev.reference else None),
                              f"**{figure_text(v)}**", per, v.reason])
         lines += table(["figure", "environment", "cite [interval]", "each run", "what the interval covers"], rows) + [""]
+    lines += agreement_lines(evs)
     return lines
+
+
+def agreement_lines(evs) -> list:
+    """Two trials runs of the same code on one machine, figure by figure: does the change between
+    them, with its interval, hold 1? (About 95% of pairs should, if the intervals mean what they say.)"""
+    rows, held = [], 0
+    for ev in evs:
+        for p in ev.pools:
+            for v in ev.cited[id(p)]:
+                a = v.extra.get("agreement")
+                if not a:
+                    continue
+                held += a["holds_1"]
+                rows.append([v.subject, f"{a['runs'][0]} / {a['runs'][1]}",
+                             fmt_ratio(a["change"], a["lo"], a["hi"]), "yes" if a["holds_1"] else "**no**"])
+    if not rows:
+        return []
+    return ["### Two runs on one machine", "",
+            f"The change between two trials runs of the same code on the same machine, figure by figure (second / "
+            f"first, 95% interval from both runs' intervals, Welch degrees of freedom). If the intervals mean what they "
+            f"say, about 95% hold 1: here **{held} of {len(rows)}**.", ""] + \
+        table(["figure", "runs", "change [95% interval]", "holds 1"], rows) + [""]
 
 
 def environments_section(evs) -> list:

@@ -572,6 +572,32 @@ def judge_cited(pool: Pool, suite: Suite) -> list:
     return out
 
 
+def run_agreement(per_run: list):
+    """Whether two trials runs of the same code on the same machine agree within their intervals:
+    the change between their figures, exp(y2 - y1), with a 95% interval from both runs' standard
+    errors (each recovered from its t interval; Welch-Satterthwaite degrees of freedom). None unless
+    the two newest runs on one machine both have an interval. Holding 1 is what 'the interval means
+    what it says' predicts for about 95% of pairs."""
+    by_machine: dict = {}
+    for run, got in per_run:
+        if got is not None and got[1].n >= 2 and got[1].lo > 0:
+            by_machine.setdefault(run.host or run.name, []).append((run, got[1]))
+    pairs = [v for v in by_machine.values() if len(v) >= 2]
+    if not pairs:
+        return None
+    (r1, p1), (r2, p2) = sorted(pairs[0], key=lambda x: x[0].name)[-2:]
+    def se(p):
+        return (math.log(p.hi) - math.log(p.lo)) / 2 / forks.t_quantile(0.975, p.n - 1)
+    s1, s2 = se(p1), se(p2)
+    d = math.log(p2.value) - math.log(p1.value)
+    s = math.sqrt(s1 * s1 + s2 * s2)
+    den = (s1 ** 4 / (p1.n - 1) + s2 ** 4 / (p2.n - 1))
+    df = (s ** 4) / den if den > 0 else p1.n + p2.n - 2
+    half = forks.t_quantile(0.975, max(df, 1.0)) * s
+    return {"runs": (r1.name, r2.name), "change": math.exp(d), "lo": math.exp(d - half), "hi": math.exp(d + half),
+            "holds_1": math.exp(d - half) <= 1 <= math.exp(d + half)}
+
+
 # How the newest run's sampling of a figure's group ended (the provenance's groups[].ended).
 ENDED = {"precision": "sampling ended on its precision", "budget": "sampling ended on the budget",
          "fixed": "a fixed number of trials (-Djmh.trials)", "cap": "sampling ended at the 50-trial cap",
@@ -623,8 +649,9 @@ def _cited_from_trials(trial_runs, pool: Pool, t: Technique, c: dict, suite: Sui
             f"{'that machine' if len(mfigs) == 1 else 'each machine'} only"
             + (f"; {ended}" if ended else "")
             + f"; {disturbed} of {forks_total} forks disturbed (kept)")
+    agree = run_agreement([(run, paired_figure(a, b, t, metric, kind)) for run, _, a, b in per_run])
     return Verdict("cited", c["label"], "cited", note, c["id"], t.id, dict(c.get("params") or {}), fig,
-                   extra={"runs": [(run.name, f, a, b) for run, f, a, b in per_run],
+                   extra={"runs": [(run.name, f, a, b) for run, f, a, b in per_run], "agreement": agree,
                           "machines": sorted(logs_by_machine), "machine_figures": mfigs, "across": across,
                           "trials": n, "disturbed": disturbed, "forks": forks_total, "protocol": "trials",
                           "metric": metric, "method": c["method"], "variant": c["variant"],

@@ -161,3 +161,17 @@ def test_a_zero_primary_score_is_still_refused(tmp_path):
     f.write_text(json.dumps(data))
     with pytest.raises(model.InputError, match="not positive"):
         model.load(f)
+
+
+def test_two_runs_agree_when_the_change_between_them_holds_1():
+    from types import SimpleNamespace as NS
+    a = forks.interval_of_logs([math.log(x) for x in (3.0, 3.2, 2.9, 3.1, 3.0)])
+    b = forks.interval_of_logs([math.log(x) for x in (3.1, 3.0, 3.2, 2.95, 3.05)])
+    c = forks.interval_of_logs([math.log(x) for x in (4.0, 4.1, 3.9, 4.2, 4.0)])
+    r1, r2 = NS(name="1.json", host="m"), NS(name="2.json", host="m")
+    same = verdicts.run_agreement([(r1, (None, a)), (r2, (None, b))])
+    assert same["holds_1"] and same["lo"] < 1 < same["hi"]
+    moved = verdicts.run_agreement([(r1, (None, a)), (r2, (None, c))])
+    assert not moved["holds_1"] and moved["change"] == pytest.approx(c.value / a.value)
+    other_machine = NS(name="2.json", host="n")
+    assert verdicts.run_agreement([(r1, (None, a)), (other_machine, (None, b))]) is None
