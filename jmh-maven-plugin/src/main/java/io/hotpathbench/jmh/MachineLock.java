@@ -10,7 +10,7 @@ import org.apache.maven.plugin.MojoFailureException;
 
 /**
  * JMH's machine-wide lock ({@code /tmp/jmh.lock}), held by the plugin for a whole trial schedule:
- * the forks it starts run with {@code -Djmh.ignoreLock=true}, so between two forks no other JMH
+ * the forks it starts set {@code jmh.ignoreLock} for their own JMH process, so between two forks no other JMH
  * run can slip in. The operating system releases it if Maven dies.
  */
 final class MachineLock implements AutoCloseable {

@@ -25,8 +25,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * the plugin reads to decide whether a group needs more trials). The configuration comes in a
  * properties file, so a param value may hold any character: {@code arg.N} the run's JMH arguments,
  * {@code benchmark}, {@code mode}, {@code param.NAME}, {@code out.ser}, {@code out.json}.
- * The plugin holds JMH's machine lock for the whole schedule and starts this with
- * {@code -Djmh.ignoreLock=true}.
+ * The plugin holds JMH's machine lock for the whole schedule, so this run sets
+ * {@code jmh.ignoreLock} itself, as a property of this JVM only: given on the command line, JMH would
+ * hand it on to the benchmark fork's JVM options.
  */
 public final class TrialFork {
 
@@ -34,6 +35,7 @@ public final class TrialFork {
     }
 
     public static void main(String[] args) throws Exception {
+        System.setProperty("jmh.ignoreLock", "true");
         Properties spec = new Properties();
         try (Reader in = Files.newBufferedReader(Path.of(args[0]), StandardCharsets.UTF_8)) {
             spec.load(in);

@@ -288,8 +288,7 @@ final class TrialRun {
         try (Writer w = Files.newBufferedWriter(specFile, StandardCharsets.UTF_8)) {
             spec.store(w, null);
         }
-        List<String> command = List.of(java, "-Djmh.ignoreLock=true", "-cp", driverPath,
-                FORK, specFile.toString());
+        List<String> command = List.of(java, "-cp", driverPath, FORK, specFile.toString());
         tail.setLength(0);
         int exit = stream(command);
         if (exit != 0) {
