@@ -1,20 +1,30 @@
 #!/usr/bin/env python3
-"""Compare two runs of the suite: per benchmark, the change with its interval, the allocation
-change, and how each pair's in-run gain moved.
+"""Compare two runs of the suite, or the two commits of one `-Djmh.against` run: per benchmark,
+the change with its interval, the allocation change, and how each pair's gain moved.
 
     python3 scripts/compare.py OLD.json NEW.json [--out FILE.md]
+    python3 scripts/compare.py AB.json [--out FILE.md]    # a run made with -Djmh.against=REF
 
-"change" is how many times better NEW is than OLD (higher is better whatever the unit), with the
-conservative interval from both scores' 99.9% confidence intervals. The verdicts are the gate's
-(hpb.verdicts.judge_regressions); this file only formats them as Markdown.
+"change" is how many times better NEW is than OLD (higher is better whatever the unit). Between two
+runs it carries the conservative interval from both scores' 99.9% confidence intervals, and the
+verdicts are the gate's (hpb.verdicts.judge_regressions). Within one two-commit run both commits'
+forks ran side by side in every trial, so each change is paired by trial: the geometric mean of
+head/base over the trials with a 95% Student t interval on the log ratios (docs/protocol.md), and a
+pair's gain moves by the same per-trial arithmetic (the four forks of a trial: head's variant and
+baseline against base's). This file only formats the figures as Markdown.
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import sys
 
-from hpb import cli, config, verdicts
+from hpb import cli, config, forks, verdicts
 from hpb.markdown import fmt_metric, fmt_ratio, table
-from hpb.model import load
+from hpb.model import ALLOC, InputError, Run, fmt_key_params, load
+from hpb.select import group_results
+
+SIDES = ("base", "head")
 
 WORDS = {"ok": "", "warn": "warn", "regression": "regression", "missing": "missing"}
 
@@ -37,15 +47,118 @@ def compare(old, new, suite) -> str:
     return "\n".join(lines + ([""] + rest if rest else [])).rstrip() + "\n"
 
 
+def sides(run: Run) -> dict:
+    """A two-commit run's results by side ('base': the ref, 'head': the tree), each without its
+    'side' param; bad input when the run is not one."""
+    out = {s: [] for s in SIDES}
+    for r in run.results:
+        side = r.params.get("side")
+        if side in out:
+            out[side].append(dataclasses.replace(r, params={k: v for k, v in r.params.items() if k != "side"}))
+    if not all(out.values()):
+        raise InputError(f"{run.name}: not a two-commit run (no results with side=base and side=head); "
+                         "make one with mvn jmh:run -Djmh.against=REF, or give two runs")
+    return out
+
+
+def _trial_logs(a, b, t, metric="primary") -> dict:
+    """trial -> ln(a/b) oriented as 'x better' (a time or a cost inverted), for the trials in which
+    both ran a fork with a positive score."""
+    if not (a.paired and b.paired):
+        return {}
+    bt = dict(zip(b.trials, b.forks_of(metric)))
+    sign = 1 if verdicts._direction(t, metric, (a.metric(metric) or a.primary).unit) else -1
+    out = {}
+    for trial, v in zip(a.trials, a.forks_of(metric)):
+        w = bt.get(trial)
+        if w is not None and v > 0 and w > 0 and math.isfinite(v) and math.isfinite(w):
+            out[trial] = sign * math.log(v / w)
+    return out
+
+
+def _fmt_paired(p) -> str:
+    if p.n == 0:
+        return "no paired trials"
+    if p.n < 2:
+        return f"{p.value:.3g}x (1 trial: no interval)"
+    return f"{fmt_ratio(p.value, p.lo, p.hi)} ({p.n} trials)"
+
+
+def _word(p) -> str:
+    if p.n < 2:
+        return "undecided (fewer than 2 trials)"
+    if p.hi < 1:
+        return "worse"
+    if p.lo > 1:
+        return "better"
+    return "no change shown"
+
+
+def _fork_mean(r, metric) -> str:
+    lo_hi = forks.mean_interval(r.forks_of(metric))
+    return f"{lo_hi[0]:.4g}" if lo_hi and math.isfinite(lo_hi[0]) else ""
+
+
+def compare_sides(run: Run, suite) -> str:
+    """Each configuration's change from base to head, paired by trial, and each pair's gain."""
+    by = sides(run)
+    commits = (run.provenance or {}).get("against") or {}
+    base = {r.key: r for r in by["base"]}
+    rows = []
+    for h in by["head"]:
+        b = base.get(h.key)
+        if b is None:
+            continue
+        t = suite.technique(h.cls)
+        p = forks.interval_of_logs(list(_trial_logs(h, b, t).values()))
+        alloc = ""
+        if h.forks_of(ALLOC) and b.forks_of(ALLOC):
+            alloc = f"{_fork_mean(b, ALLOC)} -> {_fork_mean(h, ALLOC)}"
+        rows.append([f"{h.simple_class}.{h.method} ({h.mode}) {fmt_key_params(h.params)}",
+                     _fork_mean(b, "primary"), _fork_mean(h, "primary"), h.primary.unit,
+                     _fmt_paired(p), _word(p), alloc])
+    bgroups = {(g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind): g
+               for g in group_results(by["base"], suite)}
+    gains = []
+    for g in group_results(by["head"], suite):
+        bg = bgroups.get((g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind))
+        if bg is None or g.baseline is None or bg.baseline != g.baseline:
+            continue
+        t = suite.technique(g.cls)
+        hb, bb = g.base_result(), bg.base_result()
+        for label, r in g.rows:
+            br = bg.result(label)
+            if r is hb or br is None:
+                continue
+            now, then = _trial_logs(r, hb, t), _trial_logs(br, bb, t)
+            both = sorted(set(now) & set(then))
+            moved = forks.interval_of_logs([now[k] - then[k] for k in both])
+            gain = lambda logs: forks.interval_of_logs(list(logs.values()))
+            gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" {fmt_key_params(g.params)}" if g.params else ""),
+                          _fmt_paired(gain(then)), _fmt_paired(gain(now)), _fmt_paired(moved), _word(moved)])
+    if not rows:
+        raise InputError(f"{run.name}: no configuration was measured on both sides")
+    title = f"# head ({str(commits.get('head', '?'))[:12]}) vs base ({str(commits.get('base', '?'))[:12]}): {run.name}"
+    lines = [title, "", "Both commits' forks ran side by side in every trial on one machine; each change is head / base "
+             "paired by trial (geometric mean, 95% t interval over trials), higher is better whatever the unit.", ""]
+    lines += table(["benchmark [params]", "base", "head", "unit", "change (x better) [interval]", "verdict", "B/op base -> head"], rows)
+    lines += ["", "## Each pair's gain, base and head", ""]
+    lines += table(["pair [params]", "base gain", "head gain", "head / base [interval]", "verdict"], gains)
+    return "\n".join(lines).rstrip() + "\n"
+
+
 @cli.guarded
 def main(argv=None) -> int:
     ap = cli.Parser(prog="compare.py", description=__doc__.splitlines()[0])
-    ap.add_argument("old")
-    ap.add_argument("new")
+    ap.add_argument("old", help="the older run, or a two-commit run (-Djmh.against) on its own")
+    ap.add_argument("new", nargs="?", help="the newer run")
     ap.add_argument("--out", help="write Markdown here (atomically) instead of stdout")
     a = ap.parse_args(argv)
     suite = config.load_suite()
-    cli.emit(compare(load(a.old), load(a.new), suite), a.out)
+    if a.new is None:
+        cli.emit(compare_sides(load(a.old), suite), a.out)
+    else:
+        cli.emit(compare(load(a.old), load(a.new), suite), a.out)
     return 0
 
 

@@ -175,3 +175,34 @@ def test_two_runs_agree_when_the_change_between_them_holds_1():
     assert not moved["holds_1"] and moved["change"] == pytest.approx(c.value / a.value)
     other_machine = NS(name="2.json", host="n")
     assert verdicts.run_agreement([(r1, (None, a)), (other_machine, (None, b))]) is None
+
+
+AB_QUICK = REPO / "scripts" / "tests" / "fixtures" / "real" / "20261124T222738Z-811280e-dirty.json"
+
+
+def test_compare_reads_a_real_two_commit_run_paired_by_trial(tmp_path):
+    """The issue's command (mvn jmh:run -Djmh.against=HEAD~1 -Djmh.include='SplitBenchmark.split$'
+    -Djmh.p.delimiter=:: -Djmh.p.fields=16 -Djmh.quick), made here: README-only commits on both
+    sides, three trials, so every change has an interval and none is called a change."""
+    import compare
+    out = tmp_path / "ab.md"
+    assert compare.main([str(AB_QUICK), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# head (811280eb7f80) vs base (f52c1dadeed3)")
+    rows = [line for line in text.splitlines() if line.startswith("| SplitBenchmark.split (thrpt) [")]
+    assert len(rows) == 5 and all("(3 trials)" in r and "no change shown" in r for r in rows)
+    gain = [line for line in text.splitlines() if "INDEX_OF vs JDK_SPLIT" in line]
+    assert len(gain) == 1 and "0.959x [0.634, 1.45] (3 trials)" in gain[0]
+    # by hand from the forks: head/base per trial, geometric mean
+    run = model.load(AB_QUICK)
+    by = compare.sides(run)
+    h = [r for r in by["head"] if r.params["variant"] == "INDEX_OF"][0]
+    b = [r for r in by["base"] if r.params["variant"] == "INDEX_OF"][0]
+    logs = [math.log(x / y) for x, y in zip(h.forks_of("primary"), b.forks_of("primary"))]
+    assert h.trials == b.trials
+    assert math.exp(sum(logs) / 3) == pytest.approx(0.978, abs=5e-4)
+
+
+def test_compare_refuses_one_run_that_is_not_a_two_commit_run():
+    p = subprocess.run([sys.executable, str(REPO / "scripts" / "compare.py"), str(NOISY_HOUR)], capture_output=True, text=True)
+    assert p.returncode == 2 and "not a two-commit run" in p.stderr and len(p.stderr.strip().splitlines()) == 1

@@ -249,12 +249,22 @@ public final class JmhOptions {
     }
 
     /**
-     * The fixed number of trials: {@code -Djmh.trials}, or 1 for {@code -Djmh.quick} without it;
-     * null when the class settings and the budget decide.
+     * The fixed number of trials: {@code -Djmh.trials}, or for {@code -Djmh.quick} without it 1, or
+     * {@value #QUICK_AGAINST_TRIALS} with {@code -Djmh.against} (a change between two commits from
+     * one trial has no interval); null when the class settings and the budget decide.
      */
     public Integer trials() {
-        return trials != null ? trials : quick ? Integer.valueOf(1) : null;
+        if (trials != null) {
+            return trials;
+        }
+        if (!quick) {
+            return null;
+        }
+        return against() != null ? QUICK_AGAINST_TRIALS : 1;
     }
+
+    /** Trials of a quick two-commit run: the fewest that give a change a t interval worth reading. */
+    static final int QUICK_AGAINST_TRIALS = 3;
 
     /** {@code -Djmh.budget}, or null when not given. */
     public java.time.Duration budget() {

@@ -35,6 +35,12 @@ class TrialOptionsTest {
     }
 
     @Test
+    void aQuickTwoCommitRunMakesThreeTrialsSoItsChangesHaveAnInterval() {
+        assertEquals(3, JmhOptions.parse(Map.of("jmh.quick", "", "jmh.against", "HEAD~1")).trials());
+        assertEquals(2, JmhOptions.parse(Map.of("jmh.quick", "", "jmh.against", "HEAD~1", "jmh.trials", "2")).trials());
+    }
+
+    @Test
     void budgetsReadMinutesHoursAndSeconds() {
         assertEquals(Duration.ofMinutes(10), JmhOptions.parse(Map.of("jmh.budget", "10m")).budget());
         assertEquals(Duration.ofHours(1), JmhOptions.parse(Map.of("jmh.budget", "1h")).budget());
