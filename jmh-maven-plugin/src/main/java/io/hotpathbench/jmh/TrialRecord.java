@@ -91,8 +91,15 @@ final class TrialRecord {
         List<String> lines = new ArrayList<>();
         for (TrialSchedule.Pair p : g.cited) {
             PairedRatio r = g.ratio(p);
-            lines.add(String.format("%s (%s, %d trials, ended: %s): %.4gx [%.4g, %.4g], high/low %.3f against %.3f",
-                    p.id(), g.id, r.n(), g.ended, r.ratio(), r.low(), r.high(), r.highOverLow(), p.target()));
+            String head = String.format("%s (%s, %d trials, ended: %s)", p.id(), g.id, r.n(), g.ended);
+            if (r.n() == 0) {
+                lines.add(head + ": not measured");
+            } else if (!Double.isFinite(r.low())) {
+                lines.add(String.format("%s: %.4gx, no interval from %d trial", head, r.ratio(), r.n()));
+            } else {
+                lines.add(String.format("%s: %.4gx [%.4g, %.4g], high/low %.3f against %.3f",
+                        head, r.ratio(), r.low(), r.high(), r.highOverLow(), p.target()));
+            }
         }
         return lines;
     }
