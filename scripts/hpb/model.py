@@ -428,6 +428,11 @@ def load(path, with_provenance: bool = True) -> Run:
         fork_values = {"primary": _fork_means(r["primaryMetric"])}
         for k, v in sec.items():
             fork_values[k.lstrip("\u00b7")] = _fork_means(v)
+        if (prov or {}).get("protocol") == "trials":
+            for k, v in sec.items():
+                summed = _per_fork_sums(v, secondary[k.lstrip("\u00b7")])
+                if summed is not None:
+                    secondary[k.lstrip("\u00b7")], fork_values[k.lstrip("\u00b7")] = summed
         trials = trials_of.get((bench, r["mode"], tuple(sorted(params.items()))), ())
         res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name, fork_values, trials)
         if res.key in seen:
@@ -435,6 +440,30 @@ def load(path, with_provenance: bool = True) -> Run:
         seen[res.key] = i
         results.append(res)
     return Run(path, results, prov)
+
+
+def _per_fork_sums(m, metric: "Metric"):
+    """A metric JMH sums over iterations and forks (an EVENTS counter such as bytesPerEntry, posted
+    as shares by io.hotpathbench.EventShares; gc.count; gc.time), in a trials run: each fork ran
+    alone (-f 1), so its shares add up to the whole figure within that fork, and the merged score,
+    JMH's sum over every fork, is the fork count times the figure. Returns the metric as the mean
+    of the forks' sums (its interval scaled alike) and the forks' sums; None for a metric JMH
+    averages (its score is the mean of the iterations, not their sum)."""
+    raw = m.get("rawData") if isinstance(m, dict) else None
+    if not isinstance(raw, list):
+        return None
+    forks = [[float(v) for v in f if isinstance(v, (int, float)) and not isinstance(v, bool)]
+             for f in raw if isinstance(f, list)]
+    forks = [f for f in forks if f]
+    vals = [v for f in forks for v in f]
+    if len(forks) < 2 or not all(math.isfinite(v) for v in vals):
+        return None
+    total = sum(vals)
+    if not _close(metric.score, total) or _close(total, total / len(vals)):
+        return None
+    k = 1.0 / len(forks)
+    return (Metric(metric.score * k, metric.lo * k, metric.hi * k, metric.unit),
+            tuple(sum(f) for f in forks))
 
 
 def _fork_means(m) -> tuple:

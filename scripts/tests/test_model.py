@@ -99,6 +99,28 @@ def test_summed_metrics_get_interval_from_raw_data():
     assert lookup and all("gc.time" not in x.secondary and x.metric("gc.time").score == 0 for x in lookup)
 
 
+def test_a_trials_run_gives_summed_metrics_per_fork_not_summed_over_forks():
+    """EventShares posts bytesPerEntry as shares that add up to the figure over one fork's
+    iterations; a trials run merges forks that each ran alone, so JMH's merged score is the fork
+    count times the figure. The loader gives each fork's sum and their mean: the same figure as a
+    run in JMH's own fork order on the same machine."""
+    from conftest import REPO
+    trials = load(REPO / "results/20261124T001429Z-7fea29b.json")
+    jmh = load(REPO / "results/20261123T175712Z-ab8d12e.json")
+    assert trials.protocol == "trials" and jmh.protocol == "jmh-forks"
+    want = {"method": "lookup", "params": {"missPercent": "0", "size": "10000000", "variant": "STRING_KEY"}}
+    t = [r for r in select(trials.results, want) if "bytesPerEntry" in r.secondary][0]
+    j = [r for r in select(jmh.results, want) if "bytesPerEntry" in r.secondary]
+    sums = t.fork_values["bytesPerEntry"]
+    assert len(sums) == t.forks == 7 and max(sums) - min(sums) < 0.01
+    assert t.secondary["bytesPerEntry"].score == pytest.approx(statistics.mean(sums))
+    assert j and all(r.secondary["bytesPerEntry"].score == pytest.approx(t.secondary["bytesPerEntry"].score, abs=1.5)
+                     for r in j)
+    # an averaged metric keeps JMH's own score
+    alloc = t.secondary["gc.alloc.rate.norm"]
+    assert t.fork_values["gc.alloc.rate.norm"] and alloc.score < 2 * max(t.fork_values["gc.alloc.rate.norm"])
+
+
 def test_grouping_and_method_pairs(suite):
     run = load(I3)
     by = {}
