@@ -742,7 +742,8 @@ def reproduce(cited: list, runs: list, suite: Suite) -> list:
                 n = len(mfigs) or 1
                 meets = (new.hi >= lo and new.lo <= hi) if new.known else lo <= new.value <= hi
                 outcome = "reproduces" if meets else "differs"
-                note = (f"{'meets' if meets else 'misses'} the {n} machine figure{'s' if n > 1 else ''}'s range "
+                whose = f"{n} machine figures'" if n > 1 else "1 machine figure's"
+                note = (f"{'meets' if meets else 'misses'} the {whose} range "
                         f"widened by their intervals [{lo:.3g}, {hi:.3g}]")
         else:
             outcome, note = "inconclusive", "the cited figure has no interval"

@@ -131,6 +131,33 @@ def test_reproduce_on_real_runs(tmp_path):
     assert p.returncode == 0 and p.stdout.splitlines()[-1].endswith("cited figures reproduce")
 
 
+def test_reproduce_trials_runs_of_one_machine_against_another(tmp_path):
+    # Two trials runs of the suite on two machines of this kind (the provenance's host and boot
+    # differ). Cited from the first alone, the second's validator pair, 110.2x [102.5, 118.4] against
+    # 183.2x [159.2, 210.9], and split "||", 5.28x against 3.51x, miss: one machine's interval is
+    # no fact about another, and reproduce.py says the difference is the machine, not noise.
+    first, second = (REPO / "results" / f for f in ("20261124T001429Z-7fea29b.json", "20261124T215140Z-811280e.json"))
+    p = run_reproduce(second, "--cited", cited_from(tmp_path, first))
+    assert p.returncode == 1, p.stdout
+    lines = p.stdout.splitlines()
+    shared = [line for line in lines if line.startswith("Shared Validator vs a ValidatorFactory per call, warm")]
+    assert "183.2x [159.2, 210.9]" in shared[0] and "110.2x [102.5, 118.4]" in shared[0] and "DIFFERS" in shared[0]
+    assert "misses the 1 machine figure's range" in shared[0] and "your machine differs beyond your run's noise (0.60x" in shared[0]
+    split = [line for line in lines if line.startswith('indexOf splitter vs String.split, "||" delimiter, 16 fields')]
+    assert "DIFFERS" in split[0] and "(1.50x the cited)" in split[0]
+    assert not any("iteration-level" in line for line in lines)  # both are trials runs: fork-level figures
+    assert re.match(r"REPRODUCE: 11 of 14 cited figures reproduce; 3 do not", lines[-1])
+    # cited from both machines, each run falls inside the range the two machines span
+    cited = tmp_path / "both"
+    cited.mkdir()
+    both = cited_from(cited, first, second)
+    for run in (first, second):
+        p = run_reproduce(run, "--cited", both)
+        shared = [line for line in p.stdout.splitlines() if line.startswith("Shared Validator vs a ValidatorFactory per call, warm")]
+        assert "142.1x [102.5, 210.9]" in shared[0] and "REPRODUCES" in shared[0]
+        assert "meets the 2 machine figures' range" in shared[0]
+
+
 def test_a_rerun_on_the_same_machine_holds_the_heap_figures_not_every_timing(tmp_path):
     # The two JDK 17 runs of the current code on one Intel machine, the second a noisier hour:
     # cited from the first alone, every heap figure holds the second (their intervals are the
