@@ -22,7 +22,7 @@ import sys
 from hpb import cli, config, forks, verdicts
 from hpb.markdown import fmt_metric, fmt_ratio, table
 from hpb.model import ALLOC, InputError, Run, fmt_key_params, load
-from hpb.select import group_results
+from hpb.select import matched_rows
 
 SIDES = ("base", "head")
 
@@ -117,25 +117,14 @@ def compare_sides(run: Run, suite) -> str:
         rows.append([f"{h.simple_class}.{h.method} ({h.mode}) {fmt_key_params(h.params)}",
                      _fork_mean(b, "primary"), _fork_mean(h, "primary"), h.primary.unit,
                      _fmt_paired(p), _word(p), alloc])
-    bgroups = {(g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind): g
-               for g in group_results(by["base"], suite)}
     gains = []
-    for g in group_results(by["head"], suite):
-        bg = bgroups.get((g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind))
-        if bg is None or g.baseline is None or bg.baseline != g.baseline:
-            continue
-        t = suite.technique(g.cls)
-        hb, bb = g.base_result(), bg.base_result()
-        for label, r in g.rows:
-            br = bg.result(label)
-            if r is hb or br is None:
-                continue
-            now, then = _trial_logs(r, hb, t), _trial_logs(br, bb, t)
-            both = sorted(set(now) & set(then))
-            moved = forks.interval_of_logs([now[k] - then[k] for k in both])
-            gain = lambda logs: forks.interval_of_logs(list(logs.values()))
-            gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" {fmt_key_params(g.params)}" if g.params else ""),
-                          _fmt_paired(gain(then)), _fmt_paired(gain(now)), _fmt_paired(moved), _word(moved)])
+    for g, t, label, r, hb, br, bb in matched_rows(by["head"], by["base"], suite):
+        now, then = _trial_logs(r, hb, t), _trial_logs(br, bb, t)
+        both = sorted(set(now) & set(then))
+        moved = forks.interval_of_logs([now[k] - then[k] for k in both])
+        gain = lambda logs: forks.interval_of_logs(list(logs.values()))  # noqa: E731
+        gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" {fmt_key_params(g.params)}" if g.params else ""),
+                      _fmt_paired(gain(then)), _fmt_paired(gain(now)), _fmt_paired(moved), _word(moved)])
     if not rows:
         raise InputError(f"{run.name}: no configuration was measured on both sides")
     title = f"# head ({str(commits.get('head', '?'))[:12]}) vs base ({str(commits.get('base', '?'))[:12]}): {run.name}"

@@ -43,6 +43,25 @@ class Group:
         return [lbl for lbl, _ in self.rows]
 
 
+def matched_rows(current, base, suite: Suite | None = None):
+    """Each variant (or method) of a group measured in both `current` and `base` results, with the
+    group's baseline member on each side: yields (group, technique, label, current result,
+    current baseline, base result, base baseline). Groups match on class, method, mode, threads,
+    params and kind, and only where both name the same baseline member."""
+    key = lambda g: (g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind)  # noqa: E731
+    bgroups = {key(g): g for g in group_results(base, suite)}
+    for g in group_results(current, suite):
+        bg = bgroups.get(key(g))
+        if bg is None or g.baseline is None or bg.baseline != g.baseline:
+            continue
+        t = suite.technique(g.cls) if suite else None
+        cb, bb = g.base_result(), bg.base_result()
+        for label, r in g.rows:
+            br = bg.result(label)
+            if r is not cb and br is not None:
+                yield g, t, label, r, cb, br, bb
+
+
 def group_results(results, suite: Suite | None = None) -> list:
     """Pair each result with the others it is compared with, keeping file order."""
     groups: dict = {}

@@ -19,7 +19,7 @@ from . import evidence, forks, stats
 from . import machines as machines_mod
 from .config import JMH_METRICS, Suite, Technique, metric_unit_ok
 from .model import ALLOC, InputError, Metric, Result, Run, comparable, higher_is_better
-from .select import Group, find_group, group_results, matches_benchmark, missing_values, param_matches, resolve_params, select
+from .select import Group, find_group, group_results, matched_rows, matches_benchmark, missing_values, param_matches, resolve_params, select
 from .stats import Figure
 
 FAILING = {"fail", "inconclusive", "not_run", "regression", "missing"}
@@ -311,40 +311,29 @@ def judge_ratio_regressions(base: Run, cur: Run, suite: Suite) -> list:
     (X%: the change's interval lies wholly below 1 - X/100) is a regression, on any machine; a
     different JDK or JVM options make it a warning (the gain itself may move with the JDK)."""
     out = []
-    bgroups = {(g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind): g
-               for g in group_results(base.results, suite)}
-    for g in group_results(cur.results, suite):
-        bg = bgroups.get((g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind))
-        if bg is None or g.baseline is None or bg.baseline != g.baseline:
-            continue
-        t = suite.technique(g.cls)
-        cb, bb = g.base_result(), bg.base_result()
-        for label, r in g.rows:
-            br = bg.result(label)
-            if r is cb or br is None:
-                continue
-            now = stats.speedup(r.primary, cb.primary)
-            then = stats.speedup(br.primary, bb.primary)
-            moved = stats.change(then, now)
-            tol, source = ratio_tolerance(suite, t, g, label)
-            floor = 1 - tol / 100
-            from .markdown import fmt_ratio
-            subject = f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" [{_params(g.params)}]" if g.params else "")
-            env = _env_difference(br, r) or _env_difference(bb, cb)
-            env = "; ".join(x for x in env.split("; ") if x and not x.startswith("CPU"))
-            basis = f"baseline {fmt_ratio(*then)}, now {fmt_ratio(*now)}; tolerance {tol:g}% ({source})"
-            if not moved.known:
-                outcome, note = "ok", "interval unknown; " + basis
-            elif moved.hi < floor:
-                outcome, note = "regression", f"the gain fell by more than {tol:g}% even at the optimistic end; {basis}"
-                if env:
-                    outcome, note = "warn", note + f"; {env}: the gain may move with the JDK"
-            elif moved.lo > 1 + tol / 100:
-                outcome, note = "ok", f"the gain grew; {basis}"
-            else:
-                outcome, note = "ok", basis
-            out.append(Verdict("ratio", subject, outcome, note, figure=moved, bar=floor, need=">=", params=g.params,
-                               technique=t.id if t else "", extra={"then": then, "now": now, "tolerance_pct": tol}))
+    for g, t, label, r, cb, br, bb in matched_rows(cur.results, base.results, suite):
+        now = stats.speedup(r.primary, cb.primary)
+        then = stats.speedup(br.primary, bb.primary)
+        moved = stats.change(then, now)
+        tol, source = ratio_tolerance(suite, t, g, label)
+        floor = 1 - tol / 100
+        from .markdown import fmt_ratio
+        subject = f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" [{_params(g.params)}]" if g.params else "")
+        env = _env_difference(br, r) or _env_difference(bb, cb)
+        env = "; ".join(x for x in env.split("; ") if x and not x.startswith("CPU"))
+        basis = f"baseline {fmt_ratio(*then)}, now {fmt_ratio(*now)}; tolerance {tol:g}% ({source})"
+        if not moved.known:
+            outcome, note = "ok", "interval unknown; " + basis
+        elif moved.hi < floor:
+            outcome, note = "regression", f"the gain fell by more than {tol:g}% even at the optimistic end; {basis}"
+            if env:
+                outcome, note = "warn", note + f"; {env}: the gain may move with the JDK"
+        elif moved.lo > 1 + tol / 100:
+            outcome, note = "ok", f"the gain grew; {basis}"
+        else:
+            outcome, note = "ok", basis
+        out.append(Verdict("ratio", subject, outcome, note, figure=moved, bar=floor, need=">=", params=g.params,
+                           technique=t.id if t else "", extra={"then": then, "now": now, "tolerance_pct": tol}))
     return out
 
 
