@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import statistics
 import sys
 
 from hpb import cli, config, forks, verdicts
@@ -99,6 +100,35 @@ def _fork_mean(r, metric) -> str:
     return f"{lo_hi[0]:.4g}" if lo_hi and math.isfinite(lo_hi[0]) else ""
 
 
+# Allocation between two commits: a growth that matters (the gate's size: 16 bytes and 5%) between
+# the forks' medians, shown by a one-sided exact rank-sum test over the forks of each side at this
+# level. One fork whose compilation kept an object that escape analysis removes in the others moves
+# the mean, not the median, and not the ranks enough: it is seen as one fork, not as a regression.
+ALLOC_ALPHA = 0.01
+ALLOC_MIN_BYTES, ALLOC_MIN_PCT = 16.0, 5.0
+
+
+def alloc_verdict(base: list, head: list, alpha: float = ALLOC_ALPHA) -> str:
+    b = sorted(v for v in base if math.isfinite(v))
+    h = sorted(v for v in head if math.isfinite(v))
+    if not b or not h:
+        return ""
+    mb, mh = statistics.median(b), statistics.median(h)
+    if not (mh - mb >= ALLOC_MIN_BYTES and mh - mb >= ALLOC_MIN_PCT / 100 * mb):
+        return "no growth that matters"
+    floor = forks.smallest_p(len(b), len(h))
+    if floor > alpha:
+        return (f"undecided: {len(b)} and {len(h)} forks cannot reach p <= {alpha:g} "
+                f"(at best {floor:.3g}; {forks.forks_for_p(alpha)} a side can)")
+    p = forks.rank_sum_p_greater(b, h)
+    return f"grew (rank-sum p = {p:.3g})" if p <= alpha else f"not shown (rank-sum p = {p:.3g})"
+
+
+def _fork_median(r, metric) -> str:
+    vals = [v for v in r.forks_of(metric) if math.isfinite(v)]
+    return f"{statistics.median(vals):.4g}" if vals else ""
+
+
 def compare_sides(run: Run, suite) -> str:
     """Each configuration's change from base to head, paired by trial, and each pair's gain."""
     by = sides(run)
@@ -111,12 +141,13 @@ def compare_sides(run: Run, suite) -> str:
             continue
         t = suite.technique(h.cls)
         p = forks.interval_of_logs(list(_trial_logs(h, b, t).values()))
-        alloc = ""
+        alloc = alloc_word = ""
         if h.forks_of(ALLOC) and b.forks_of(ALLOC):
-            alloc = f"{_fork_mean(b, ALLOC)} -> {_fork_mean(h, ALLOC)}"
+            alloc = f"{_fork_median(b, ALLOC)} -> {_fork_median(h, ALLOC)}"
+            alloc_word = alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))
         rows.append([f"{h.simple_class}.{h.method} ({h.mode}) {fmt_key_params(h.params)}",
                      _fork_mean(b, "primary"), _fork_mean(h, "primary"), h.primary.unit,
-                     _fmt_paired(p), _word(p), alloc])
+                     _fmt_paired(p), _word(p), alloc, alloc_word])
     gains = []
     for g, t, label, r, hb, br, bb in matched_rows(by["head"], by["base"], suite):
         now, then = _trial_logs(r, hb, t), _trial_logs(br, bb, t)
@@ -129,8 +160,12 @@ def compare_sides(run: Run, suite) -> str:
         raise InputError(f"{run.name}: no configuration was measured on both sides")
     title = f"# head ({str(commits.get('head', '?'))[:12]}) vs base ({str(commits.get('base', '?'))[:12]}): {run.name}"
     lines = [title, "", "Both commits' forks ran side by side in every trial on one machine; each change is head / base "
-             "paired by trial (geometric mean, 95% t interval over trials), higher is better whatever the unit.", ""]
-    lines += table(["benchmark [params]", "base", "head", "unit", "change (x better) [interval]", "verdict", "B/op base -> head"], rows)
+             "paired by trial (geometric mean, 95% t interval over trials), higher is better whatever the unit. "
+             f"Allocation grew when the forks' median B/op grew by {ALLOC_MIN_BYTES:g} bytes and {ALLOC_MIN_PCT:g}% and a one-sided "
+             f"exact rank-sum test over the forks of each side gives p <= {ALLOC_ALPHA:g}, which takes "
+             f"{forks.forks_for_p(ALLOC_ALPHA)} forks a side.", ""]
+    lines += table(["benchmark [params]", "base", "head", "unit", "change (x better) [interval]", "verdict",
+                    "B/op base -> head (fork medians)", "allocation"], rows)
     lines += ["", "## Each pair's gain, base and head", ""]
     lines += table(["pair [params]", "base gain", "head gain", "head / base [interval]", "verdict"], gains)
     return "\n".join(lines).rstrip() + "\n"

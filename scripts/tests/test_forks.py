@@ -206,3 +206,24 @@ def test_compare_reads_a_real_two_commit_run_paired_by_trial(tmp_path):
 def test_compare_refuses_one_run_that_is_not_a_two_commit_run():
     p = subprocess.run([sys.executable, str(REPO / "scripts" / "compare.py"), str(NOISY_HOUR)], capture_output=True, text=True)
     assert p.returncode == 2 and "not a two-commit run" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_the_exact_rank_sum_test_and_the_fork_counts_it_needs():
+    from hpb.forks import forks_for_p, rank_sum_p_greater, smallest_p
+    assert rank_sum_p_greater([1, 2, 3], [4, 5, 6]) == pytest.approx(1 / 20)
+    assert rank_sum_p_greater([4, 5, 6], [1, 2, 3]) == 1.0
+    assert smallest_p(3, 3) == pytest.approx(0.05) and smallest_p(5, 5) == pytest.approx(1 / 252)
+    assert forks_for_p(0.05) == 3 and forks_for_p(0.01) == 5
+    # ties share mid-ranks: all equal is no evidence at all
+    assert rank_sum_p_greater([24.0] * 5, [24.0] * 5) == 1.0
+
+
+def test_an_escape_analysis_flip_in_one_fork_is_not_an_allocation_regression():
+    import compare
+    # LatencyBenchmark.body CONSUME: 24 B/op, once 56 in one fork (docs/gate.md)
+    assert compare.alloc_verdict([24.0] * 5, [24.0, 56.0, 24.0, 24.0, 24.0]) == "no growth that matters"
+    assert compare.alloc_verdict([24.0] * 5, [56.0, 56.0, 24.0, 56.0, 24.0]).startswith("not shown")
+    # one object more per call in every fork
+    assert compare.alloc_verdict([24.0] * 5, [40.0] * 5) == "grew (rank-sum p = 0.00397)"
+    # three forks a side can never show it at 0.01
+    assert compare.alloc_verdict([24.0] * 3, [40.0] * 3).startswith("undecided: 3 and 3 forks cannot reach p <= 0.01")
