@@ -1,5 +1,9 @@
 package io.hotpathbench.jmh;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -7,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -23,6 +28,26 @@ final class ForkJvm {
     static final List<String> RESULT_JVM_FIELDS = List.of("jvm", "jdkVersion", "vmName", "vmVersion");
 
     private ForkJvm() {
+    }
+
+    /** What a finished result file says of its forks' JVMs; {@code unreadable} says why not, when it could not be read. */
+    record Described(List<Map<String, Object>> jvms, List<Map<String, Object>> jvmArgs, String unreadable) {
+    }
+
+    /**
+     * Reads the forks' JVMs and options from a finished result file. A file that cannot be read is
+     * said to {@code warn} and recorded, never thrown: a finished run is not lost to bookkeeping
+     * (publishing judges the file itself).
+     */
+    static Described describe(Path result, Consumer<String> warn) {
+        try {
+            List<?> results = (List<?>) Json.read(Files.readString(result, StandardCharsets.UTF_8));
+            return new Described(jvms(results), jvmArgs(results), null);
+        } catch (IOException | RuntimeException e) {
+            String unreadable = "cannot read " + result.getFileName() + ": " + e.getMessage();
+            warn.accept(unreadable);
+            return new Described(null, null, unreadable);
+        }
     }
 
     /** Each distinct fork JVM in the result (its {@link #RESULT_JVM_FIELDS}) with the benchmarks that ran on it. */

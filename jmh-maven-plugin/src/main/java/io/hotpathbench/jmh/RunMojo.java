@@ -9,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -144,21 +143,10 @@ public class RunMojo extends AbstractMojo {
             throw new MojoFailureException(failureReason(exit, tail));
         }
 
-        List<Map<String, Object>> jvms = null;
-        List<Map<String, Object>> jvmArgs = null;
-        String unreadable = null;
-        try {
-            List<?> results = (List<?>) Json.read(Files.readString(files.partial(), StandardCharsets.UTF_8));
-            jvms = ForkJvm.jvms(results);
-            jvmArgs = ForkJvm.jvmArgs(results);
-        } catch (IOException | RuntimeException e) {
-            // Never lose a finished run to bookkeeping: publish() below judges the file itself.
-            unreadable = "cannot read " + files.partial().getFileName() + ": " + e.getMessage();
-            getLog().warn(unreadable);
-        }
+        ForkJvm.Described described = ForkJvm.describe(files.partial(), getLog()::warn);
 
-        Map<String, Object> provenance = provenance(files, start, end, git, selectedBy, forkJava, probe, jvms, jvmArgs,
-                unreadable, jmhVersion, java, jmhArgs, properties, selected);
+        Map<String, Object> provenance = provenance(files, start, end, git, selectedBy, forkJava, probe, described,
+                jmhVersion, java, jmhArgs, properties, selected);
         try {
             files.publish(Json.write(provenance));
         } catch (IOException e) {
@@ -172,8 +160,7 @@ public class RunMojo extends AbstractMojo {
     /** The provenance every run writes: when, which commit, which JDK and JVM options, which host, which JMH options. */
     static Map<String, Object> provenance(ResultFiles files, Instant start, Instant end, Environment.Git git,
                                           String selectedBy, String forkJava, Environment.Probe probe,
-                                          List<Map<String, Object>> jvms, List<Map<String, Object>> jvmArgs,
-                                          String unreadable, String jmhVersion, String java, List<String> jmhArgs,
+                                          ForkJvm.Described described, String jmhVersion, String java, List<String> jmhArgs,
                                           Map<String, String> properties, List<String> selected) {
         Map<String, Object> provenance = new LinkedHashMap<>();
         provenance.put("result", files.result().getFileName().toString());
@@ -186,10 +173,10 @@ public class RunMojo extends AbstractMojo {
         gitInfo.put("dirty", git.dirty());
         gitInfo.put("branch", git.branch());
         provenance.put("git", gitInfo);
-        provenance.put("jdk", ForkJvm.jdk(selectedBy, forkJava, probe, jvms, unreadable));
+        provenance.put("jdk", ForkJvm.jdk(selectedBy, forkJava, probe, described.jvms(), described.unreadable()));
         Map<String, Object> forks = new LinkedHashMap<>();
-        forks.put("jvms", jvms);
-        forks.put("jvmArgs", jvmArgs);
+        forks.put("jvms", described.jvms());
+        forks.put("jvmArgs", described.jvmArgs());
         provenance.put("forks", forks);
         provenance.put("mavenJdk", Environment.mavenJdk(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         provenance.put("host", Environment.host());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +15,15 @@ class NoiseProfilerTest {
     void readsTheAggregateCpuLine() {
         assertArrayEquals(new long[] {10, 1, 5, 100, 2, 0, 1, 7},
                 NoiseProfiler.parse("cpu  10 1 5 100 2 0 1 7 0 0"));
+    }
+
+    @Test
+    void readsOnlyTheFirstLineAndRefusesAnyOther() {
+        byte[] stat = "cpu  3 0 2 9 0 0 0 4 0 0\ncpu0 1 0 1 4 0 0 0 2 0 0\n".getBytes(StandardCharsets.US_ASCII);
+        assertArrayEquals(new long[] {3, 0, 2, 9, 0, 0, 0, 4}, NoiseProfiler.parse(stat, stat.length));
+        assertArrayEquals(new long[] {1, 2, 0, 0, 0, 0, 0, 0}, NoiseProfiler.parse("cpu 1 2"));
+        assertNull(NoiseProfiler.parse("intr 1 2 3"));
+        assertNull(NoiseProfiler.parse("cpu 1 x 3"));
     }
 
     @Test
