@@ -6,7 +6,8 @@ and 30% of a claimed pair's gain.
     python3 scripts/gate_power.py [RUN.json ...] [--trials 6,10,16,24] [--margin 20] [--alpha 0.01]
                                   [--draws 2000] [--seed 1] [--out FILE.md]
 
-Without runs it reads every committed run of the trial protocol in results/ (docs/protocol.md).
+Without runs it reads every committed run of the trial protocol in results/ (docs/protocol.md) made
+by the current trial engine.
 
 The rule studied (a non-inferiority test, fixed sample size): both commits run in the same n trials
 on one machine, so each trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t)
@@ -30,7 +31,7 @@ import math
 import random
 import sys
 
-from hpb import cli, config, forks, verdicts
+from hpb import cli, config, evidence, forks, verdicts
 from hpb.markdown import table
 from hpb.model import InputError, load
 from report import result_files
@@ -155,6 +156,8 @@ def main(argv=None) -> int:
     trials = parse_trials(a.trials)
     suite = config.load_suite()
     runs = [load(p) for p in (a.runs or result_files())]
+    if not a.runs:  # the committed runs figures may rest on: engine 1's regex-polluted forks stay out
+        runs = [r for r in runs if r.trials_engine >= evidence.TRIALS_ENGINE]
     per_claim = trial_logs(runs, suite)
     if not per_claim:
         raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")

@@ -28,6 +28,10 @@ ENV_OPTIONS = {"jmh.include", "jmh.exclude", "jmh.jdk", "jmh.jvm", "jmh.jvmArgs"
 SHARED_IMPORT = re.compile(r"^import io\.hotpathbench\.([A-Z]\w*);", re.M)
 
 
+# The trial engine revision whose runs figures may rest on (TrialRun.ENGINE in the plugin).
+TRIALS_ENGINE = 2
+
+
 def full_run(run: Run) -> tuple[bool, str]:
     """(is it a full run, why not)."""
     p = run.provenance
@@ -35,6 +39,9 @@ def full_run(run: Run) -> tuple[bool, str]:
         return False, "no provenance beside it"
     if p.get("status") not in (None, "complete"):
         return False, f"status {p.get('status')}"
+    if run.protocol == "trials" and run.trials_engine < TRIALS_ENGINE:
+        return False, ("trial engine 1, whose noise profiler ran java.util.regex in every fork and slowed "
+                       "the benchmarks that use regex (String.split at \"||\": 1.07 instead of 1.69 ops/us): history")
     props = ((p.get("jmh") or {}).get("mavenProperties") or {})
     changed = sorted(k for k in props if k not in ENV_OPTIONS)
     if changed:

@@ -223,6 +223,16 @@ class Run:
         return "trials" if (self.provenance or {}).get("protocol") == "trials" else "jmh-forks"
 
     @property
+    def trials_engine(self) -> int:
+        """The trial engine's revision (provenance 'trialsEngine'; 1 for a trials run without it, 0
+        for any other run). Revision 1's noise profiler ran java.util.regex in the benchmark's JVM,
+        which slowed the benchmarks that use regex themselves (docs/protocol.md)."""
+        if self.protocol != "trials":
+            return 0
+        v = (self.provenance or {}).get("trialsEngine")
+        return v if isinstance(v, int) and not isinstance(v, bool) else 1
+
+    @property
     def commit(self) -> str:
         return str(((self.provenance or {}).get("git") or {}).get("commit") or "")
 

@@ -10,7 +10,7 @@ import pytest
 import gate
 from conftest import (COLD, FULL_AMD, I1, I3, KEYS, REPO, SCRIPTS, SPLIT, add_bytes, copy_run, edit_results, is_,
                       scale, techniques_copy)
-from hpb import verdicts
+from hpb import evidence, verdicts
 from hpb.markdown import fmt_ratio
 from hpb.model import Metric, load
 
@@ -365,7 +365,8 @@ def test_shipped_claims_hold_on_the_committed_baseline_run(suite):
             continue
         ids = [c["id"] for c in t.claims]
         runs = [load(f) for f in sorted((REPO / "results").glob("2*.json"), reverse=True) if not f.name.endswith(".provenance.json")]
-        judged = [verdicts.judge_claims(run.results, suite, ids=ids) for run in runs if not run.dirty]
+        judged = [verdicts.judge_claims(run.results, suite, ids=ids) for run in runs
+                  if not run.dirty and evidence.full_run(run)[0]]
         newest = [vs for vs in judged if all(v.outcome != "not_run" for v in vs)]  # measured, whatever it found
         assert newest, f"{t.id}: no committed clean run measured its claims"
         out += newest[0]
