@@ -23,16 +23,18 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>{@code -Djmh.trials=N} (or {@code -Djmh.quick}, which means one trial unless trials are
  *       given): every group runs exactly N trials, round by round; no budget applies.
- *   <li>Otherwise the budget ({@code -Djmh.budget}, default 35m) is spent in this order: the
- *       groups holding a technique's headline figure ({@code answer.cite} in its file under
- *       {@code scripts/techniques/}) get trials until each has its minimum (the class's
- *       {@code @Fork} value) and its cited figures are within their technique's precision; then the
- *       groups holding the other cited figures, the same way; last, every other group, up to its
- *       minimum. Each step runs one trial of the open group furthest from its minimum (fewest
- *       trials for its minimum, ties in random order), so cheap and expensive groups advance
- *       together; a group closes when its next trial no longer fits the budget, and one that never
- *       started is named as skipped in the log and the provenance. A small budget thus gives every
- *       headline figure first, with the precision it reached.
+ *   <li>Otherwise the budget ({@code -Djmh.budget}, default 35m) is spent in this order: first
+ *       every cited group gets its minimum (the class's {@code @Fork} value), the groups holding a
+ *       technique's headline figure ({@code answer.cite} in its file under
+ *       {@code scripts/techniques/}) before those holding the other cited figures; then the same
+ *       groups, headline ones first, get more trials until their cited figures are within their
+ *       technique's precision; last, every other group gets trials up to its minimum. Each step runs
+ *       one trial of the open group furthest from its minimum (fewest trials for its minimum, ties
+ *       in random order), so cheap and expensive groups advance together; a group closes when its
+ *       next trial no longer fits the budget, and one that never started is named as skipped in the
+ *       log and the provenance. So one figure that never reaches its precision (a noisy variant)
+ *       cannot starve the other cited figures of their minimum, and a small budget still gives
+ *       every headline figure first.
  *   <li>{@code -Djmh.trials=N} together with an explicit {@code -Djmh.budget} makes N the minimum
  *       and keeps the budgeted extra trials.
  * </ul>
@@ -254,9 +256,11 @@ final class TrialSchedule {
         List<Group> headline = groups.stream().filter(g -> g.cited.stream().anyMatch(Pair::headline)).toList();
         List<Group> cited = groups.stream().filter(g -> !g.cited.isEmpty() && !headline.contains(g)).toList();
         List<Group> rest = groups.stream().filter(g -> g.cited.isEmpty()).toList();
-        spend(headline, forks, true);
-        spend(cited, forks, true);
-        spend(rest, forks, false);
+        spend(headline, forks, false, false);
+        spend(cited, forks, false, false);
+        spend(headline, forks, true, true);
+        spend(cited, forks, true, true);
+        spend(rest, forks, false, true);
     }
 
     /**
@@ -265,8 +269,10 @@ final class TrialSchedule {
      * expensive groups advance together. A group is open until it has its minimum and, with
      * {@code untilPrecise}, until its cited figures are within their precision; it closes when its
      * next trial (its members' last fork durations, else their estimates) no longer fits the budget.
+     * With {@code last}, a group that needs nothing more is closed ("precision" or "minimum");
+     * otherwise a later phase may give it more.
      */
-    private void spend(List<Group> list, Forks forks, boolean untilPrecise) throws Exception {
+    private void spend(List<Group> list, Forks forks, boolean untilPrecise, boolean last) throws Exception {
         while (true) {
             List<Group> open = new ArrayList<>();
             for (Group g : shuffled(list)) {
@@ -275,7 +281,9 @@ final class TrialSchedule {
                 }
                 boolean needed = g.trials < g.minTrials || (untilPrecise && !g.precise());
                 if (!needed) {
-                    g.ended = untilPrecise ? "precision" : "minimum";
+                    if (last) {
+                        g.ended = untilPrecise ? "precision" : "minimum";
+                    }
                 } else if (g.trials >= MAX_TRIALS) {
                     g.ended = "cap";
                 } else if (!fits(g.estimate())) {

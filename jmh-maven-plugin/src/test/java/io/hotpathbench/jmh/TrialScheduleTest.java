@@ -193,7 +193,7 @@ class TrialScheduleTest {
     }
 
     @Test
-    void headlineFiguresComeFirstThenTheOtherCitedOnesThenTheRest() throws Exception {
+    void headlineMinimumsComeFirstThenTheOtherCitedOnesThenTheRest() throws Exception {
         TrialSchedule.Configuration jdk2 = split("JDK_SPLIT", "||", 2, 10);
         TrialSchedule.Configuration idx2 = split("INDEX_OF", "||", 2, 10);
         TrialSchedule.Configuration jdk1 = split("JDK_SPLIT", ",", 2, 10);
@@ -207,10 +207,35 @@ class TrialScheduleTest {
                 new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null, Duration.ofSeconds(130), () -> forks.now);
         s.run(forks);
         List<String> order = s.schedule().stream().map(e -> e.configuration().params().get("delimiter")).toList();
-        int lastHeadline = order.lastIndexOf("||");
-        assertTrue(order.indexOf(",") > lastHeadline, "the other cited group starts after the headline group: " + order);
+        assertTrue(order.subList(0, 4).stream().allMatch("||"::equals), "the headline group's minimum comes first: " + order);
+        assertEquals(4, order.indexOf(","), "the other cited group starts after the headline's minimum: " + order);
         assertTrue(s.groups().stream().filter(g -> g.first().params().get("delimiter").equals("::"))
                 .allMatch(g -> g.ended.startsWith("skipped")), "the rest did not fit 130 s");
         assertTrue(s.elapsedSeconds() <= 130);
+    }
+
+    @Test
+    void everyCitedGroupGetsItsMinimumBeforeAnyGetsTrialsForPrecision() throws Exception {
+        // The headline pair is so noisy that it never reaches +/-10%; before this order it took the
+        // whole budget and the other cited figure got one trial (the redis-pooled pair, 2026-11-25).
+        TrialSchedule.Configuration jdk2 = split("JDK_SPLIT", "||", 3, 10);
+        TrialSchedule.Configuration idx2 = split("INDEX_OF", "||", 3, 10);
+        TrialSchedule.Configuration jdk1 = split("JDK_SPLIT", ",", 3, 10);
+        TrialSchedule.Configuration idx1 = split("INDEX_OF", ",", 3, 10);
+        Techniques.Cited oneChar = new Techniques.Cited("split-1char", SPLIT, "split", Map.of("delimiter", ","),
+                "INDEX_OF", "JDK_SPLIT", null, 10, false);
+        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.6);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(List.of(jdk1, idx1, jdk2, idx2),
+                new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null, Duration.ofSeconds(300), () -> forks.now);
+        s.run(forks);
+        TrialSchedule.Group headline = s.groups().get(1);
+        TrialSchedule.Group other = s.groups().get(0);
+        assertEquals("||", headline.first().params().get("delimiter"));
+        assertTrue(other.trials >= 3, "the other cited group has its minimum: " + other.trials);
+        assertTrue(headline.trials > 3, "the spare budget went to the headline's precision: " + headline.trials);
+        assertEquals(15, headline.trials + other.trials, "300 s of 20 s trials");
+        List<String> order = s.schedule().stream().map(e -> e.configuration().params().get("delimiter")).toList();
+        assertTrue(order.subList(0, 6).stream().allMatch("||"::equals), "the headline's minimum comes first: " + order);
+        assertTrue(order.subList(6, 12).stream().allMatch(","::equals), "then the other's minimum: " + order);
     }
 }
