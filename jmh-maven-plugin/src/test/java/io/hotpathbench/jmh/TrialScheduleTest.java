@@ -192,20 +192,31 @@ class TrialScheduleTest {
         }
     }
 
-    @Test
-    void headlineMinimumsComeFirstThenTheOtherCitedOnesThenTheRest() throws Exception {
-        TrialSchedule.Configuration jdk2 = split("JDK_SPLIT", "||", 2, 10);
-        TrialSchedule.Configuration idx2 = split("INDEX_OF", "||", 2, 10);
-        TrialSchedule.Configuration jdk1 = split("JDK_SPLIT", ",", 2, 10);
-        TrialSchedule.Configuration idx1 = split("INDEX_OF", ",", 2, 10);
-        TrialSchedule.Configuration jdk3 = split("JDK_SPLIT", "::", 2, 10);
-        TrialSchedule.Configuration idx3 = split("INDEX_OF", "::", 2, 10);
+    /**
+     * A schedule over JDK_SPLIT and INDEX_OF at each of {@code delimiters} (forks of 10 s, minimum
+     * {@code minTrials}), citing split-2char ("||", the headline) and split-1char (","), run on
+     * {@code forks} within {@code budgetSeconds}.
+     */
+    private static TrialSchedule headlineAndOneChar(List<String> delimiters, int minTrials, int budgetSeconds,
+                                                    FakeForks forks) throws Exception {
+        List<TrialSchedule.Configuration> cs = new ArrayList<>();
+        for (String d : delimiters) {
+            cs.add(split("JDK_SPLIT", d, minTrials, 10));
+            cs.add(split("INDEX_OF", d, minTrials, 10));
+        }
         Techniques.Cited oneChar = new Techniques.Cited("split-1char", SPLIT, "split", Map.of("delimiter", ","),
                 "INDEX_OF", "JDK_SPLIT", null, 10, false);
-        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.02);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(List.of(jdk3, idx3, jdk1, idx1, jdk2, idx2),
-                new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null, Duration.ofSeconds(130), () -> forks.now);
+        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs,
+                new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null,
+                Duration.ofSeconds(budgetSeconds), () -> forks.now);
         s.run(forks);
+        return s;
+    }
+
+    @Test
+    void headlineMinimumsComeFirstThenTheOtherCitedOnesThenTheRest() throws Exception {
+        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.02);
+        TrialSchedule s = headlineAndOneChar(List.of("::", ",", "||"), 2, 130, forks);
         List<String> order = s.schedule().stream().map(e -> e.configuration().params().get("delimiter")).toList();
         assertTrue(order.subList(0, 4).stream().allMatch("||"::equals), "the headline group's minimum comes first: " + order);
         assertEquals(4, order.indexOf(","), "the other cited group starts after the headline's minimum: " + order);
@@ -218,16 +229,8 @@ class TrialScheduleTest {
     void everyCitedGroupGetsItsMinimumBeforeAnyGetsTrialsForPrecision() throws Exception {
         // The headline pair is so noisy that it never reaches +/-10%; before this order it took the
         // whole budget and the other cited figure got one trial (the redis-pooled pair, 2026-11-25).
-        TrialSchedule.Configuration jdk2 = split("JDK_SPLIT", "||", 3, 10);
-        TrialSchedule.Configuration idx2 = split("INDEX_OF", "||", 3, 10);
-        TrialSchedule.Configuration jdk1 = split("JDK_SPLIT", ",", 3, 10);
-        TrialSchedule.Configuration idx1 = split("INDEX_OF", ",", 3, 10);
-        Techniques.Cited oneChar = new Techniques.Cited("split-1char", SPLIT, "split", Map.of("delimiter", ","),
-                "INDEX_OF", "JDK_SPLIT", null, 10, false);
         FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.6);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(List.of(jdk1, idx1, jdk2, idx2),
-                new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null, Duration.ofSeconds(300), () -> forks.now);
-        s.run(forks);
+        TrialSchedule s = headlineAndOneChar(List.of(",", "||"), 3, 300, forks);
         TrialSchedule.Group headline = s.groups().get(1);
         TrialSchedule.Group other = s.groups().get(0);
         assertEquals("||", headline.first().params().get("delimiter"));
