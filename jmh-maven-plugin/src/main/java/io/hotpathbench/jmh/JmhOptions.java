@@ -43,7 +43,7 @@ public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
     static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
-            "trials", "budget", "seed", "against");
+            "trials", "budget", "seed", "against", "gate");
 
     private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
@@ -91,6 +91,7 @@ public final class JmhOptions {
     private final java.time.Duration budget;
     private final Long seed;
     private String against;
+    private boolean gate;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
                        Map<String, String> flags, Map<String, String> params, String jdk,
@@ -174,7 +175,7 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
@@ -218,7 +219,26 @@ public final class JmhOptions {
             }
             o.against = ref;
         }
+        o.gate = flag("jmh.gate", jmh.get("gate"));
+        if (o.gate) {
+            if (o.against == null) {
+                throw new IllegalArgumentException("-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
+            }
+            if (trials != null || budget != null || quick) {
+                throw new IllegalArgumentException("-Djmh.gate samples at its own fixed looks (" + RunDefaults.GATE_LOOKS
+                        + " trials); it cannot be combined with " + (trials != null ? "-Djmh.trials" : budget != null ? "-Djmh.budget" : "-Djmh.quick"));
+            }
+        }
         return o;
+    }
+
+    /**
+     * {@code -Djmh.gate}: a two-commit run of just the configurations the gated gain claims compare,
+     * sampled at the gate's fixed looks ({@link RunDefaults#GATE_LOOKS}) until each claim's change
+     * of gain is decided (docs/gate.md).
+     */
+    public boolean gate() {
+        return gate;
     }
 
     /** {@code -Djmh.against}: the git ref whose benchmarks run beside the checked-out ones, or null. */

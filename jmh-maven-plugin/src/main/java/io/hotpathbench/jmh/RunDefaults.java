@@ -1,6 +1,7 @@
 package io.hotpathbench.jmh;
 
 import java.time.Duration;
+import java.util.List;
 
 /** The trial protocol's defaults, in one place. */
 final class RunDefaults {
@@ -10,6 +11,20 @@ final class RunDefaults {
 
     /** The precision a cited figure is sampled to when its technique names none: +/-10%. */
     static final double PRECISION_PCT = 10;
+
+    /**
+     * The gate's looks (-Djmh.gate): a group is judged after this many trials and stops at the
+     * first look at which every gated claim in it is decided. Two looks, so each is judged at
+     * level 1 - 0.05 / 2, one side of a 95% two-sided Student t interval (Bonferroni alpha
+     * spending: at most 5% of regressions at the margin pass, however the looks fall). The first
+     * look is 5 because allocation over forks needs 5 forks a side to reach p &lt;= 0.01 with an
+     * exact rank-sum test. scripts/hpb/twocommit.py judges with the same rule and reads these
+     * from the provenance.
+     */
+    static final List<Integer> GATE_LOOKS = List.of(5, 10);
+
+    /** The gate's non-inferiority margin: a claimed pair's gain may not fall by 20% or more. */
+    static final double GATE_MARGIN_PCT = 20;
 
     private RunDefaults() {
     }

@@ -75,7 +75,62 @@ final class Techniques {
         }
     }
 
+    /**
+     * A gated gain claim ({@code claims} with {@code min_speedup} on the primary score): in class
+     * {@code cls}, method {@code method}'s {@code variant} against {@code baseline} at
+     * {@code params} (each param one value or a list). A {@code -Djmh.gate} run measures just the
+     * configurations these name, on both commits.
+     */
+    record Gated(String id, String cls, String method, Map<String, List<String>> params, String variant,
+                 String baseline) {
+
+        /** Whether {@code c} is one of the two sides this claim compares. */
+        boolean names(TrialSchedule.Configuration c) {
+            if (!c.cls().equals(cls) || !c.method().equals(method)) {
+                return false;
+            }
+            String v = c.params().get(TrialSchedule.VARIANT);
+            if (!variant.equals(v) && !baseline.equals(v)) {
+                return false;
+            }
+            for (Map.Entry<String, List<String>> e : params.entrySet()) {
+                if (!e.getValue().contains(c.params().get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
     private Techniques() {
+    }
+
+    /** Every gated gain claim in {@code dir}; none when the folder does not exist. */
+    static List<Gated> gated(Path dir) throws IOException {
+        List<Gated> out = new ArrayList<>();
+        for (Map.Entry<Path, Object> e : documents(dir).entrySet()) {
+            Map<?, ?> t = (Map<?, ?>) e.getValue();
+            if (!(t.get("claims") instanceof List<?> claims)) {
+                continue;
+            }
+            for (Object o : claims) {
+                if (!(o instanceof Map<?, ?> c) || !c.containsKey("min_speedup")
+                        || (c.get("metric") != null && !"primary".equals(c.get("metric")))) {
+                    continue;
+                }
+                if (!(c.get("id") instanceof String id) || !(c.get("method") instanceof String method)
+                        || !(c.get("variant") instanceof String variant) || !(c.get("baseline") instanceof String baseline)) {
+                    throw new IOException(e.getKey() + ": a gated claim needs id, method, variant and baseline");
+                }
+                Map<String, List<String>> params = new LinkedHashMap<>();
+                if (c.get("params") instanceof Map<?, ?> p) {
+                    p.forEach((k, v) -> params.put(String.valueOf(k), v instanceof List<?> l
+                            ? l.stream().map(String::valueOf).toList() : List.of(String.valueOf(v))));
+                }
+                out.add(new Gated(id, (String) t.get("benchmark"), method, params, variant, baseline));
+            }
+        }
+        return out;
     }
 
     /** Every cited figure and method pair in {@code dir}; none when the folder does not exist. */

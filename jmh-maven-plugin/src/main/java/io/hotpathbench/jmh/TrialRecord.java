@@ -77,6 +77,39 @@ final class TrialRecord {
         return m;
     }
 
+    /**
+     * The provenance's {@code gate} block: the rule the schedule stopped by (looks, margin, level)
+     * and each check's change of gain where its group stopped. The scripts judge from the forks
+     * themselves with the same rule; this records what the schedule saw.
+     */
+    static Map<String, Object> gate(TrialSchedule schedule) {
+        TrialSchedule.Gate gate = schedule.gate();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("looks", gate.looks());
+        m.put("marginPct", gate.marginPct());
+        m.put("alpha", 1 - PairedRatio.CONFIDENCE);
+        m.put("levelPerLook", 1 - (1 - PairedRatio.CONFIDENCE) / 2);
+        List<Object> checks = new ArrayList<>();
+        for (TrialSchedule.Group g : schedule.groups()) {
+            for (TrialSchedule.Check k : g.checks) {
+                PairedRatio r = g.change(k);
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("claim", k.id());
+                c.put("group", g.id);
+                c.put("params", g.first().shared());
+                c.put("n", r.n());
+                c.put("change", finite(r.ratio()));
+                c.put("low", finite(r.low()));
+                c.put("high", finite(r.high()));
+                c.put("decided", gate.decided(r));
+                c.put("ended", g.ended);
+                checks.add(c);
+            }
+        }
+        m.put("checks", checks);
+        return m;
+    }
+
     static Map<String, Object> configuration(TrialSchedule.Configuration c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("benchmark", c.benchmark());

@@ -153,11 +153,30 @@ final class TrialRun {
             } catch (IOException e) {
                 throw new MojoFailureException("cannot read the method pairs: " + e.getMessage(), e);
             }
+            List<Techniques.Gated> gated = List.of();
+            if (options.gate()) {
+                try {
+                    gated = Techniques.gated(techniques);
+                } catch (IOException e) {
+                    throw new MojoFailureException("cannot read the gated claims: " + e.getMessage(), e);
+                }
+                List<Techniques.Gated> claims = gated;
+                configurations = configurations.stream().filter(c -> claims.stream().anyMatch(k -> k.names(c))).toList();
+                if (configurations.isEmpty()) {
+                    throw new MojoFailureException("-Djmh.gate: no configuration a gated claim names is in the selection on both sides");
+                }
+            }
             groups = TrialSchedule.groups(configurations, catalog, options.trials());
-            groups.forEach(g -> g.cited.addAll(TrialSchedule.changes(g.members, RunDefaults.PRECISION_PCT)));
+            for (TrialSchedule.Group g : groups) {
+                g.cited.addAll(TrialSchedule.changes(g.members, RunDefaults.PRECISION_PCT));
+                g.checks.addAll(TrialSchedule.checks(g.members, gated));
+            }
         }
         long seed = options.seed() != null ? options.seed() : new SecureRandom().nextLong();
         TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
+        if (options.gate()) {
+            schedule.gate(new TrialSchedule.Gate(RunDefaults.GATE_LOOKS, RunDefaults.GATE_MARGIN_PCT));
+        }
         long citedGroups = groups.stream().filter(g -> !g.cited.isEmpty()).count();
         mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()
                 + " group(s), " + citedGroups + " holding a cited figure; " + describe(schedule) + "; shuffle seed " + seed);
@@ -209,6 +228,9 @@ final class TrialRun {
             sides.put("head", git.commit() + (git.dirty() ? " (dirty)" : ""));
             provenance.put("against", sides);
         }
+        if (schedule.gate() != null) {
+            provenance.put("gate", TrialRecord.gate(schedule));
+        }
         for (TrialSchedule.Group g : groups) {
             for (String line : TrialRecord.summary(g)) {
                 mojo.getLog().info(line);
@@ -225,6 +247,9 @@ final class TrialRun {
     }
 
     private String describe(TrialSchedule schedule) {
+        if (schedule.gate() != null) {
+            return "gate: looks at " + schedule.gate().looks() + " trials, margin " + schedule.gate().marginPct() + "%";
+        }
         Integer trials = options.trials();
         if (trials != null && options.budget() == null) {
             return trials + " trial(s) per group";

@@ -70,6 +70,24 @@ final class TrialSchedule {
                 boolean headline) {
     }
 
+    /**
+     * A gated claim's change of gain between two commits ({@code -Djmh.gate}): head's gain
+     * ({@code variantHead} against {@code baselineHead}) over base's, paired by trial.
+     */
+    record Check(String id, Configuration variantHead, Configuration baselineHead, Configuration variantBase,
+                 Configuration baselineBase) {
+    }
+
+    /** The gate's looks (trial counts at which groups are judged) and its non-inferiority margin. */
+    record Gate(List<Integer> looks, double marginPct) {
+
+        /** A change is decided when its 95% interval lies wholly above or wholly below 1 - margin. */
+        boolean decided(PairedRatio change) {
+            double bar = 1 - marginPct / 100;
+            return change.n() >= 2 && (change.low() > bar || change.high() < bar);
+        }
+    }
+
     /** The key of the primary score in {@link Outcome#scores()}. */
     static final String PRIMARY = "";
 
@@ -102,6 +120,7 @@ final class TrialSchedule {
         final String id;
         final List<Configuration> members;
         final List<Pair> cited = new ArrayList<>();
+        final List<Check> checks = new ArrayList<>();
         final int minTrials;
         final Map<Configuration, List<Map<String, Double>>> scores = new LinkedHashMap<>();
         final Map<Configuration, Double> seconds = new LinkedHashMap<>();
@@ -142,6 +161,26 @@ final class TrialSchedule {
             return xs.stream().allMatch(x -> x > 0 && Double.isFinite(x));
         }
 
+        /**
+         * A check's change of gain, head over base, paired by trial, oriented so that above 1 is
+         * better whatever the mode (a time's gain is baseline over variant).
+         */
+        PairedRatio change(Check k) {
+            boolean higherIsBetter = "thrpt".equals(k.variantHead().mode());
+            return PairedRatio.of(gains(k.variantHead(), k.baselineHead(), higherIsBetter),
+                    gains(k.variantBase(), k.baselineBase(), higherIsBetter));
+        }
+
+        private List<Double> gains(Configuration variant, Configuration baseline, boolean higherIsBetter) {
+            List<Double> v = values(variant, null);
+            List<Double> b = values(baseline, null);
+            List<Double> out = new ArrayList<>();
+            for (int i = 0; i < Math.min(v.size(), b.size()); i++) {
+                out.add(higherIsBetter ? v.get(i) / b.get(i) : b.get(i) / v.get(i));
+            }
+            return out;
+        }
+
         /** Expected seconds of one more trial: each member's last fork, else its estimate. */
         double estimate() {
             double s = 0;
@@ -165,6 +204,7 @@ final class TrialSchedule {
     private final List<Entry> schedule = new ArrayList<>();
     private final Map<String, String> skipped = new LinkedHashMap<>();
     private final long start;
+    private Gate gate;
 
     TrialSchedule(List<Group> groups, long seed, Integer fixedTrials, Duration budget, LongSupplier nanos) {
         this.groups = groups;
@@ -241,8 +281,52 @@ final class TrialSchedule {
         return out;
     }
 
+    /** Makes this a gate's schedule: rounds up to each look, and a group stops at the first look where its checks are decided. */
+    TrialSchedule gate(Gate g) {
+        this.gate = g;
+        return this;
+    }
+
+    /**
+     * The checks of a gate run: for each gated claim, each group that holds its variant and its
+     * baseline on both sides.
+     */
+    static List<Check> checks(List<Configuration> members, List<Techniques.Gated> claims) {
+        List<Check> out = new ArrayList<>();
+        for (Techniques.Gated claim : claims) {
+            Configuration vh = null, bh = null, vb = null, bb = null;
+            for (Configuration c : members) {
+                if (!claim.names(c)) {
+                    continue;
+                }
+                boolean variant = claim.variant().equals(c.params().get(VARIANT));
+                if ("head".equals(c.side())) {
+                    if (variant) {
+                        vh = c;
+                    } else {
+                        bh = c;
+                    }
+                } else if ("base".equals(c.side())) {
+                    if (variant) {
+                        vb = c;
+                    } else {
+                        bb = c;
+                    }
+                }
+            }
+            if (vh != null && bh != null && vb != null && bb != null) {
+                out.add(new Check(claim.id(), vh, bh, vb, bb));
+            }
+        }
+        return out;
+    }
+
     /** Runs the whole schedule. */
     void run(Forks forks) throws Exception {
+        if (gate != null) {
+            runGate(forks);
+            return;
+        }
         boolean fixed = fixedTrials != null && budget == null;
         if (fixed) {
             for (int round = 1; round <= fixedTrials; round++) {
@@ -261,6 +345,32 @@ final class TrialSchedule {
         spend(headline, forks, true, true);
         spend(cited, forks, true, true);
         spend(rest, forks, false, true);
+    }
+
+    /**
+     * The gate's schedule: every open group gets one trial per round, in a fresh random order,
+     * until it reaches the next look; there a group whose checks are all decided stops, and the
+     * others go on to the next look. A group still undecided at the last look is judged there.
+     */
+    private void runGate(Forks forks) throws Exception {
+        for (int look : gate.looks()) {
+            while (true) {
+                List<Group> open = groups.stream()
+                        .filter(g -> g.ended.isEmpty() && !skipped.containsKey(g.id) && g.trials < look).toList();
+                if (open.isEmpty()) {
+                    break;
+                }
+                for (Group g : shuffled(open)) {
+                    trial(g, forks);
+                }
+            }
+            for (Group g : groups) {
+                if (g.ended.isEmpty() && g.trials >= look && g.checks.stream().allMatch(k -> gate.decided(g.change(k)))) {
+                    g.ended = "decided at " + look + " trials";
+                }
+            }
+        }
+        groups.stream().filter(g -> g.ended.isEmpty()).forEach(g -> g.ended = "undecided at the last look");
     }
 
     /**
@@ -366,6 +476,11 @@ final class TrialSchedule {
         return groups;
     }
 
+    /** The gate this schedule runs, or null. */
+    Gate gate() {
+        return gate;
+    }
+
     List<Entry> schedule() {
         return schedule;
     }
@@ -383,6 +498,9 @@ final class TrialSchedule {
 
     /** How the run as a whole ended. */
     String ended() {
+        if (gate != null) {
+            return "gate";
+        }
         if (fixedTrials != null && budget == null) {
             return "fixed";
         }

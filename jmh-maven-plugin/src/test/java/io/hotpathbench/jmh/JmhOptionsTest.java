@@ -176,7 +176,7 @@ class JmhOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
         assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 
@@ -201,6 +201,19 @@ class JmhOptionsTest {
         assertEquals(List.of(all.get(0)),
                 JmhOptions.parse(Map.of("jmh.include", "Split", "jmh.exclude", "First")).select(all));
         assertEquals(List.of(), JmhOptions.parse(Map.of("jmh.include", "NoSuch")).select(all));
+    }
+
+    @Test
+    void theGateComparesTwoCommitsAtItsOwnLooks() {
+        JmhOptions o = JmhOptions.parse(Map.of("jmh.against", "HEAD~1", "jmh.gate", ""));
+        assertTrue(o.gate());
+        assertEquals(null, o.trials());
+        assertMessage(Map.of("jmh.gate", ""),
+                "-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
+        assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "3"),
+                "-Djmh.gate samples at its own fixed looks ([5, 10] trials); it cannot be combined with -Djmh.trials");
+        assertMessage(Map.of("jmh.gate", "yes", "jmh.against", "HEAD~1"),
+                "-Djmh.gate=yes is not a valid value (expected true or false)");
     }
 
     private static void assertMessage(Map<String, String> props, String message) {

@@ -241,4 +241,73 @@ class TrialScheduleTest {
         assertTrue(order.subList(0, 6).stream().allMatch("||"::equals), "the headline's minimum comes first: " + order);
         assertTrue(order.subList(6, 12).stream().allMatch(","::equals), "then the other's minimum: " + order);
     }
+
+    private static TrialSchedule.Configuration sided(String variant, String delimiter, String side) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("delimiter", delimiter);
+        p.put("variant", variant);
+        return new TrialSchedule.Configuration(SPLIT + ".split", SPLIT, "thrpt", p, 8, 1, side);
+    }
+
+    private static final Techniques.Gated GATED = new Techniques.Gated("split-2x", SPLIT, "split",
+            Map.of("delimiter", List.of("||", "::")), "INDEX_OF", "JDK_SPLIT");
+
+    /** A gate run of two groups: at "||" head's INDEX_OF is {@code headFactor} of base's; at "::" nothing changed. */
+    private static List<TrialSchedule.Group> gateRun(double headFactor, double noise, List<String> ran) throws Exception {
+        List<TrialSchedule.Configuration> cs = new ArrayList<>();
+        for (String d : List.of("||", "::")) {
+            for (String side : List.of("base", "head")) {
+                cs.add(sided("JDK_SPLIT", d, side));
+                cs.add(sided("INDEX_OF", d, side));
+                cs.add(sided("GUAVA", d, side));
+            }
+        }
+        List<TrialSchedule.Configuration> selected = cs.stream().filter(GATED::names).toList();
+        List<TrialSchedule.Group> groups = TrialSchedule.groups(selected, Techniques.Catalog.EMPTY, null);
+        groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
+        Random random = new Random(7);
+        TrialSchedule schedule = new TrialSchedule(groups, 3, null, null, () -> 0L)
+                .gate(new TrialSchedule.Gate(List.of(5, 10), 20));
+        schedule.run((c, g, trial, order) -> {
+            ran.add(g.id + "/" + trial + "/" + c.label());
+            double mean = c.params().get("variant").equals("INDEX_OF") ? 3.0 : 1.0;
+            if (c.params().get("delimiter").equals("||") && c.params().get("variant").equals("INDEX_OF")
+                    && "head".equals(c.side())) {
+                mean *= headFactor;
+            }
+            return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, mean * Math.exp(noise * random.nextGaussian())), 1);
+        });
+        assertEquals("gate", schedule.ended());
+        return groups;
+    }
+
+    @Test
+    void aGateRunMeasuresOnlyTheClaimedVariantsOnBothSidesAndStopsAtTheFirstLookThatDecides() throws Exception {
+        List<String> ran = new ArrayList<>();
+        List<TrialSchedule.Group> groups = gateRun(1.0, 0.03, ran);
+        assertEquals(2, groups.size());
+        for (TrialSchedule.Group g : groups) {
+            assertEquals(4, g.members.size(), "INDEX_OF and JDK_SPLIT, base and head; GUAVA is not claimed");
+            assertEquals(1, g.checks.size());
+            assertEquals(5, g.trials, "an unchanged commit with quiet forks is decided at the first look");
+            assertEquals("decided at 5 trials", g.ended);
+            PairedRatio change = g.change(g.checks.get(0));
+            assertTrue(change.low() > 0.8, "the change's 95% interval lies above 1 - margin: " + change);
+        }
+        assertEquals(40, ran.size());
+        assertTrue(ran.stream().noneMatch(r -> r.contains("GUAVA")));
+    }
+
+    @Test
+    void aGroupThatTheFirstLookCannotDecideGoesOnToTheSecondAndAClearLossIsDecidedToo() throws Exception {
+        List<TrialSchedule.Group> lost = gateRun(0.5, 0.03, new ArrayList<>());
+        TrialSchedule.Group bars = lost.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
+        assertEquals(5, bars.trials);
+        assertTrue(bars.change(bars.checks.get(0)).high() < 0.8, "half the gain lost: decided as a loss");
+
+        List<TrialSchedule.Group> noisy = gateRun(0.8, 0.15, new ArrayList<>());
+        TrialSchedule.Group atMargin = noisy.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
+        assertEquals(10, atMargin.trials, "a change at the margin with noisy forks is not decided at 5 and runs to the last look");
+        assertTrue(List.of("decided at 10 trials", "undecided at the last look").contains(atMargin.ended), atMargin.ended);
+    }
 }
