@@ -43,7 +43,7 @@ public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
     static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
-            "trials", "budget", "seed", "against", "gate");
+            "trials", "budget", "seed", "against", "gate", "claims");
 
     private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
@@ -92,6 +92,7 @@ public final class JmhOptions {
     private final Long seed;
     private String against;
     private boolean gate;
+    private List<String> claims;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
                        Map<String, String> flags, Map<String, String> params, String jdk,
@@ -175,7 +176,7 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, claims");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
@@ -219,6 +220,14 @@ public final class JmhOptions {
             }
             o.against = ref;
         }
+        if (jmh.containsKey("claims")) {
+            List<String> ids = java.util.Arrays.stream(jmh.get("claims").split(",")).map(String::trim)
+                    .filter(x -> !x.isEmpty()).toList();
+            if (ids.isEmpty()) {
+                throw new IllegalArgumentException("-Djmh.claims=ID,ID needs at least one claim id (scripts/techniques/*.json, \"claims\")");
+            }
+            o.claims = ids;
+        }
         o.gate = flag("jmh.gate", jmh.get("gate"));
         if (o.gate) {
             if (o.against == null) {
@@ -239,6 +248,11 @@ public final class JmhOptions {
      */
     public boolean gate() {
         return gate;
+    }
+
+    /** {@code -Djmh.claims=ID,ID}: measure just the configurations these claims compare; null for no such filter. */
+    public List<String> claims() {
+        return claims;
     }
 
     /** {@code -Djmh.against}: the git ref whose benchmarks run beside the checked-out ones, or null. */

@@ -76,13 +76,18 @@ final class Techniques {
     }
 
     /**
-     * A gated gain claim ({@code claims} with {@code min_speedup} on the primary score): in class
-     * {@code cls}, method {@code method}'s {@code variant} against {@code baseline} at
-     * {@code params} (each param one value or a list). A {@code -Djmh.gate} run measures just the
-     * configurations these name, on both commits.
+     * A CI claim ({@code claims} in a technique file): in class {@code cls}, method
+     * {@code method}'s {@code variant} against {@code baseline} at {@code params} (each param one
+     * value or a list; {@code max} or {@code min} stand for every value). {@code gain}: a
+     * {@code min_speedup} on the primary score, which a {@code -Djmh.gate} run judges between two
+     * commits. {@code -Djmh.claims} and {@code -Djmh.gate} measure just the configurations claims name.
      */
     record Gated(String id, String cls, String method, Map<String, List<String>> params, String variant,
-                 String baseline) {
+                 String baseline, boolean gain) {
+
+        Gated(String id, String cls, String method, Map<String, List<String>> params, String variant, String baseline) {
+            this(id, cls, method, params, variant, baseline, true);
+        }
 
         /** Whether {@code c} is one of the two sides this claim compares. */
         boolean names(TrialSchedule.Configuration c) {
@@ -94,7 +99,8 @@ final class Techniques {
                 return false;
             }
             for (Map.Entry<String, List<String>> e : params.entrySet()) {
-                if (!e.getValue().contains(c.params().get(e.getKey()))) {
+                List<String> values = e.getValue();
+                if (!values.contains("max") && !values.contains("min") && !values.contains(c.params().get(e.getKey()))) {
                     return false;
                 }
             }
@@ -105,8 +111,8 @@ final class Techniques {
     private Techniques() {
     }
 
-    /** Every gated gain claim in {@code dir}; none when the folder does not exist. */
-    static List<Gated> gated(Path dir) throws IOException {
+    /** Every CI claim in {@code dir} (gain claims flagged); none when the folder does not exist. */
+    static List<Gated> claims(Path dir) throws IOException {
         List<Gated> out = new ArrayList<>();
         for (Map.Entry<Path, Object> e : documents(dir).entrySet()) {
             Map<?, ?> t = (Map<?, ?>) e.getValue();
@@ -114,20 +120,17 @@ final class Techniques {
                 continue;
             }
             for (Object o : claims) {
-                if (!(o instanceof Map<?, ?> c) || !c.containsKey("min_speedup")
-                        || (c.get("metric") != null && !"primary".equals(c.get("metric")))) {
-                    continue;
-                }
-                if (!(c.get("id") instanceof String id) || !(c.get("method") instanceof String method)
+                if (!(o instanceof Map<?, ?> c) || !(c.get("id") instanceof String id) || !(c.get("method") instanceof String method)
                         || !(c.get("variant") instanceof String variant) || !(c.get("baseline") instanceof String baseline)) {
-                    throw new IOException(e.getKey() + ": a gated claim needs id, method, variant and baseline");
+                    throw new IOException(e.getKey() + ": a claim needs id, method, variant and baseline");
                 }
                 Map<String, List<String>> params = new LinkedHashMap<>();
                 if (c.get("params") instanceof Map<?, ?> p) {
                     p.forEach((k, v) -> params.put(String.valueOf(k), v instanceof List<?> l
                             ? l.stream().map(String::valueOf).toList() : List.of(String.valueOf(v))));
                 }
-                out.add(new Gated(id, (String) t.get("benchmark"), method, params, variant, baseline));
+                boolean gain = c.containsKey("min_speedup") && (c.get("metric") == null || "primary".equals(c.get("metric")));
+                out.add(new Gated(id, (String) t.get("benchmark"), method, params, variant, baseline, gain));
             }
         }
         return out;

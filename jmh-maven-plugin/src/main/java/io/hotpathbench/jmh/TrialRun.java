@@ -132,7 +132,7 @@ final class TrialRun {
         List<TrialSchedule.Configuration> configurations;
         List<TrialSchedule.Group> groups;
         if (against == null) {
-            configurations = plan(work, driverPath, jmhArgs, null);
+            configurations = named(plan(work, driverPath, jmhArgs, null), false);
             Techniques.Catalog catalog;
             try {
                 catalog = Techniques.catalog(techniques);
@@ -153,19 +153,9 @@ final class TrialRun {
             } catch (IOException e) {
                 throw new MojoFailureException("cannot read the method pairs: " + e.getMessage(), e);
             }
-            List<Techniques.Gated> gated = List.of();
-            if (options.gate()) {
-                try {
-                    gated = Techniques.gated(techniques);
-                } catch (IOException e) {
-                    throw new MojoFailureException("cannot read the gated claims: " + e.getMessage(), e);
-                }
-                List<Techniques.Gated> claims = gated;
-                configurations = configurations.stream().filter(c -> claims.stream().anyMatch(k -> k.names(c))).toList();
-                if (configurations.isEmpty()) {
-                    throw new MojoFailureException("-Djmh.gate: no configuration a gated claim names is in the selection on both sides");
-                }
-            }
+            configurations = named(configurations, options.gate());
+            List<Techniques.Gated> gated = options.gate()
+                    ? selectedClaims(true).stream().filter(Techniques.Gated::gain).toList() : List.of();
             groups = TrialSchedule.groups(configurations, catalog, options.trials());
             for (TrialSchedule.Group g : groups) {
                 g.cited.addAll(TrialSchedule.changes(g.members, RunDefaults.PRECISION_PCT));
@@ -244,6 +234,47 @@ final class TrialRun {
         }
         mojo.getLog().info("results: " + base.relativize(files.result().toAbsolutePath()));
         mojo.getLog().info("provenance: " + base.relativize(files.provenance().toAbsolutePath()));
+    }
+
+    /**
+     * The claims that select this run's configurations: {@code -Djmh.claims}, else with
+     * {@code gate} every gain claim; null when neither narrows the selection.
+     */
+    private List<Techniques.Gated> selectedClaims(boolean gate) throws MojoFailureException {
+        if (options.claims() == null && !gate) {
+            return null;
+        }
+        List<Techniques.Gated> all;
+        try {
+            all = Techniques.claims(techniques);
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot read the claims: " + e.getMessage(), e);
+        }
+        if (options.claims() == null) {
+            return all.stream().filter(Techniques.Gated::gain).toList();
+        }
+        List<String> known = all.stream().map(Techniques.Gated::id).toList();
+        List<String> unknown = options.claims().stream().filter(id -> !known.contains(id)).toList();
+        if (!unknown.isEmpty()) {
+            throw new MojoFailureException("-Djmh.claims: no claim " + String.join(", ", unknown) + "; known: " + String.join(", ", known));
+        }
+        return all.stream().filter(k -> options.claims().contains(k.id())).toList();
+    }
+
+    /** The configurations the selected claims name (all of them when no claim narrows the selection). */
+    private List<TrialSchedule.Configuration> named(List<TrialSchedule.Configuration> configurations, boolean gate)
+            throws MojoFailureException {
+        List<Techniques.Gated> claims = selectedClaims(gate);
+        if (claims == null) {
+            return configurations;
+        }
+        List<TrialSchedule.Configuration> out = configurations.stream()
+                .filter(c -> claims.stream().anyMatch(k -> k.names(c))).toList();
+        if (out.isEmpty()) {
+            throw new MojoFailureException((gate ? "-Djmh.gate" : "-Djmh.claims")
+                    + ": no configuration the claims name is in the selection" + (against == null ? "" : " on both sides"));
+        }
+        return out;
     }
 
     private String describe(TrialSchedule schedule) {

@@ -176,7 +176,7 @@ class JmhOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
         assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, claims"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 
@@ -212,6 +212,9 @@ class JmhOptionsTest {
                 "-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
         assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "3"),
                 "-Djmh.gate samples at its own fixed looks ([5, 10] trials); it cannot be combined with -Djmh.trials");
+        assertEquals(List.of("a", "b"), JmhOptions.parse(Map.of("jmh.claims", "a, b")).claims());
+        assertMessage(Map.of("jmh.claims", " , "),
+                "-Djmh.claims=ID,ID needs at least one claim id (scripts/techniques/*.json, \"claims\")");
         assertMessage(Map.of("jmh.gate", "yes", "jmh.against", "HEAD~1"),
                 "-Djmh.gate=yes is not a valid value (expected true or false)");
     }

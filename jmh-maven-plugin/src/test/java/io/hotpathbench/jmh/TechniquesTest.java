@@ -32,6 +32,25 @@ class TechniquesTest {
     }
 
     @Test
+    void theClaimsThatSelectAGateRunAreTheGainClaimsAndMaxStandsForEveryValue() throws IOException {
+        List<Techniques.Gated> claims = Techniques.claims(Path.of("..", "scripts", "techniques"));
+        List<String> gains = claims.stream().filter(Techniques.Gated::gain).map(Techniques.Gated::id).sorted().toList();
+        assertEquals(List.of("redis-mget-4x", "redis-pooled-1.3x", "split-indexof-2char-2x", "validator-shared-50x"), gains);
+        Techniques.Gated split = claims.stream().filter(c -> c.id().equals("split-indexof-2char-2x")).findFirst().orElseThrow();
+        String cls = "io.hotpathbench.split.SplitBenchmark";
+        assertTrue(split.names(new TrialSchedule.Configuration(cls + ".split", cls, "thrpt",
+                Map.of("delimiter", "::", "fields", "16", "variant", "JDK_SPLIT"), 8, 1, "head")));
+        assertTrue(!split.names(new TrialSchedule.Configuration(cls + ".split", cls, "thrpt",
+                Map.of("delimiter", ",", "fields", "16", "variant", "JDK_SPLIT"), 8, 1, "head")), "',' is not claimed");
+        assertTrue(!split.names(new TrialSchedule.Configuration(cls + ".split", cls, "thrpt",
+                Map.of("delimiter", "::", "fields", "16", "variant", "GUAVA"), 8, 1, "head")), "GUAVA is not compared");
+        Techniques.Gated keys = claims.stream().filter(c -> c.id().equals("keys-long-bytes-0.3x")).findFirst().orElseThrow();
+        String map = "io.hotpathbench.keys.MapKeyBenchmark";
+        assertTrue(keys.names(new TrialSchedule.Configuration(map + ".lookup", map, "thrpt",
+                Map.of("size", "100000", "variant", "LONG_KEY"), 4, 1, null)), "size=max runs every size; the scripts pick the largest");
+    }
+
+    @Test
     void precisionDefaultsToTenPercentAndATechniqueMaySetItsOwn(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("a.json"), "{\"benchmark\": \"x.A\", \"cited\": [{\"id\": \"a\", \"method\": \"m\","
                 + " \"variant\": \"V\", \"baseline\": \"B\"}]}");
