@@ -15,17 +15,13 @@ baseline against base's). This file only formats the figures as Markdown.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import statistics
 import sys
 
-from hpb import cli, config, forks, verdicts
+from hpb import cli, config, forks, twocommit, verdicts
 from hpb.markdown import fmt_metric, fmt_ratio, table
-from hpb.model import ALLOC, InputError, Run, fmt_key_params, load
-from hpb.select import matched_rows
-
-SIDES = ("base", "head")
+from hpb.model import ALLOC, Run, fmt_key_params, load
 
 WORDS = {"ok": "", "warn": "warn", "regression": "regression", "missing": "missing"}
 
@@ -46,35 +42,6 @@ def compare(old, new, suite) -> str:
     diffs = sorted({v.extra["env"] for v in vs if v.check == "time" and v.extra.get("env")})
     rest += [f"- environments differ: {d}" for d in diffs]
     return "\n".join(lines + ([""] + rest if rest else [])).rstrip() + "\n"
-
-
-def sides(run: Run) -> dict:
-    """A two-commit run's results by side ('base': the ref, 'head': the tree), each without its
-    'side' param; bad input when the run is not one."""
-    out = {s: [] for s in SIDES}
-    for r in run.results:
-        side = r.params.get("side")
-        if side in out:
-            out[side].append(dataclasses.replace(r, params={k: v for k, v in r.params.items() if k != "side"}))
-    if not all(out.values()):
-        raise InputError(f"{run.name}: not a two-commit run (no results with side=base and side=head); "
-                         "make one with mvn jmh:run -Djmh.against=REF, or give two runs")
-    return out
-
-
-def _trial_logs(a, b, t, metric="primary") -> dict:
-    """trial -> ln(a/b) oriented as 'x better' (a time or a cost inverted), for the trials in which
-    both ran a fork with a positive score."""
-    if not (a.paired and b.paired):
-        return {}
-    bt = dict(zip(b.trials, b.forks_of(metric)))
-    sign = 1 if verdicts._direction(t, metric, (a.metric(metric) or a.primary).unit) else -1
-    out = {}
-    for trial, v in zip(a.trials, a.forks_of(metric)):
-        w = bt.get(trial)
-        if w is not None and v > 0 and w > 0 and math.isfinite(v) and math.isfinite(w):
-            out[trial] = sign * math.log(v / w)
-    return out
 
 
 def _fmt_paired(p) -> str:
@@ -100,30 +67,6 @@ def _fork_mean(r, metric) -> str:
     return f"{lo_hi[0]:.4g}" if lo_hi and math.isfinite(lo_hi[0]) else ""
 
 
-# Allocation between two commits: a growth that matters (the gate's size: 16 bytes and 5%) between
-# the forks' medians, shown by a one-sided exact rank-sum test over the forks of each side at this
-# level. One fork whose compilation kept an object that escape analysis removes in the others moves
-# the mean, not the median, and not the ranks enough: it is seen as one fork, not as a regression.
-ALLOC_ALPHA = 0.01
-ALLOC_MIN_BYTES, ALLOC_MIN_PCT = 16.0, 5.0
-
-
-def alloc_verdict(base: list, head: list, alpha: float = ALLOC_ALPHA) -> str:
-    b = sorted(v for v in base if math.isfinite(v))
-    h = sorted(v for v in head if math.isfinite(v))
-    if not b or not h:
-        return ""
-    mb, mh = statistics.median(b), statistics.median(h)
-    if not (mh - mb >= ALLOC_MIN_BYTES and mh - mb >= ALLOC_MIN_PCT / 100 * mb):
-        return "no growth that matters"
-    floor = forks.smallest_p(len(b), len(h))
-    if floor > alpha:
-        return (f"undecided: {len(b)} and {len(h)} forks cannot reach p <= {alpha:g} "
-                f"(at best {floor:.3g}; {forks.forks_for_p(alpha)} a side can)")
-    p = forks.rank_sum_p_greater(b, h)
-    return f"grew (rank-sum p = {p:.3g})" if p <= alpha else f"not shown (rank-sum p = {p:.3g})"
-
-
 def _fork_median(r, metric) -> str:
     vals = [v for v in r.forks_of(metric) if math.isfinite(v)]
     return f"{statistics.median(vals):.4g}" if vals else ""
@@ -131,7 +74,7 @@ def _fork_median(r, metric) -> str:
 
 def compare_sides(run: Run, suite) -> str:
     """Each configuration's change from base to head, paired by trial, and each pair's gain."""
-    by = sides(run)
+    by = twocommit.sides(run)
     commits = (run.provenance or {}).get("against") or {}
     base = {r.key: r for r in by["base"]}
     rows = []
@@ -140,17 +83,16 @@ def compare_sides(run: Run, suite) -> str:
         if b is None:
             continue
         t = suite.technique(h.cls)
-        p = forks.interval_of_logs(list(_trial_logs(h, b, t).values()))
+        p = forks.interval_of_logs(list(twocommit.trial_logs(h, b, t).values()))
         alloc = alloc_word = ""
         if h.forks_of(ALLOC) and b.forks_of(ALLOC):
             alloc = f"{_fork_median(b, ALLOC)} -> {_fork_median(h, ALLOC)}"
-            alloc_word = alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))
+            alloc_word = twocommit.alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))[1]
         rows.append([f"{h.simple_class}.{h.method} ({h.mode}) {fmt_key_params(h.params)}",
                      _fork_mean(b, "primary"), _fork_mean(h, "primary"), h.primary.unit,
                      _fmt_paired(p), _word(p), alloc, alloc_word])
     gains = []
-    for g, t, label, r, hb, br, bb in matched_rows(by["head"], by["base"], suite):
-        now, then = _trial_logs(r, hb, t), _trial_logs(br, bb, t)
+    for g, t, label, now, then in twocommit.gain_rows(by, suite):
         both = sorted(set(now) & set(then))
         moved = forks.interval_of_logs([now[k] - then[k] for k in both])
         gain = lambda logs: forks.interval_of_logs(list(logs.values()))  # noqa: E731
@@ -161,9 +103,10 @@ def compare_sides(run: Run, suite) -> str:
     title = f"# head ({str(commits.get('head', '?'))[:12]}) vs base ({str(commits.get('base', '?'))[:12]}): {run.name}"
     lines = [title, "", "Both commits' forks ran side by side in every trial on one machine; each change is head / base "
              "paired by trial (geometric mean, 95% t interval over trials), higher is better whatever the unit. "
-             f"Allocation grew when the forks' median B/op grew by {ALLOC_MIN_BYTES:g} bytes and {ALLOC_MIN_PCT:g}% and a one-sided "
-             f"exact rank-sum test over the forks of each side gives p <= {ALLOC_ALPHA:g}, which takes "
-             f"{forks.forks_for_p(ALLOC_ALPHA)} forks a side.", ""]
+             f"Allocation grew when the forks' median B/op grew by {twocommit.ALLOC_MIN_BYTES:g} bytes and "
+             f"{twocommit.ALLOC_MIN_PCT:g}% and a one-sided exact rank-sum test over the forks of each side gives "
+             f"p <= {twocommit.ALLOC_ALPHA:g}, which takes {forks.forks_for_p(twocommit.ALLOC_ALPHA)} forks a side. "
+             "The CI gate's verdicts on such a run: python3 scripts/gate.py RUN.json.", ""]
     lines += table(["benchmark [params]", "base", "head", "unit", "change (x better) [interval]", "verdict",
                     "B/op base -> head (fork medians)", "allocation"], rows)
     lines += ["", "## Each pair's gain, base and head", ""]

@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
-"""CI gate: the claims within one run, and regressions against a committed baseline run.
+"""CI gate: two commits measured side by side, the claims within one run, or regressions against a baseline run.
 
-    python3 scripts/gate.py CURRENT.json [MORE.json ...] [--baseline FILE] [--allow-missing]
+    python3 scripts/gate.py AB.json                     # a run made with -Djmh.against=REF (CI: -Djmh.gate)
+    python3 scripts/gate.py CURRENT.json [MORE.json ...] [--baseline FILE | --no-baseline] [--allow-missing]
                             [--time-warn-only] [--claim-ids ID,ID] [--no-claims]
+
+A two-commit run is judged on its own (hpb.twocommit; docs/gate.md has the rule): each gated claim's
+change of gain, head against base, is a non-inferiority check at the run's margin (PASS, REGRESSION
+or INCONCLUSIVE, which fails), the claims' fixed bars are judged on head's forks, a configuration's
+time fails only when shown slower than the threshold, and allocation is judged over each side's
+forks. Otherwise:
 
 Exit 0 pass, 1 a regression or a broken claim, 2 bad input (one line on stderr). Prints one table
 and a summary line; warnings go to stderr. Every verdict comes from hpb.verdicts; this file only
@@ -26,23 +33,28 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hpb import cli, config, verdicts
-from hpb.markdown import fmt_metric, fmt_num, fmt_ratio, text_table
+from hpb import cli, config, twocommit, verdicts
+from hpb.markdown import fmt_metric, fmt_num, fmt_params, fmt_ratio, text_table
 from hpb.model import RESULTS_DIR, load, load_many
 
 DEFAULT_BASELINE = RESULTS_DIR / "baseline.json"
 WORDS = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "not_run": "NOT RUN", "warn": "WARN",
          "ok": "OK", "regression": "REGRESSION", "missing": "MISSING"}
 CHECKS = {"claim": "claim", "time": "time", "alloc": "B/op", "ratio": "ratio", "missing": "metric",
-          "only": "only in one"}
+          "only": "only in one", "gain": "gain"}
 
 
 def row(v: verdicts.Verdict) -> list:
-    from hpb.markdown import fmt_params
     if v.check == "claim":
         what = v.subject + (f" [{fmt_params(v.params)}]" if v.params else "")
         change = fmt_ratio(*v.figure) if v.figure else ""
         return [CHECKS[v.check], what, fmt_metric(v.before), fmt_metric(v.after), change, WORDS[v.outcome], v.reason]
+    if v.check == "gain":
+        what = v.subject + (f" [{fmt_params(v.params)}]" if v.params else "")
+        n = v.extra.get("n", 0)
+        return ["gain", what, "", f"{n} trials", fmt_ratio(*v.figure) if v.figure else "", WORDS[v.outcome], v.reason]
+    if v.check == "alloc" and v.before is None:
+        return ["B/op", v.subject, "", "", f"{v.figure.value:+.1f} B/op", WORDS[v.outcome], v.reason]
     if v.check == "alloc":
         return ["B/op", v.subject, fmt_metric(v.before), fmt_metric(v.after), f"{v.figure.value:+.1f} B/op",
                 WORDS[v.outcome], v.reason]
@@ -59,6 +71,7 @@ def main(argv=None) -> int:
     ap = cli.Parser(prog="gate.py", description=__doc__.splitlines()[0])
     ap.add_argument("current", nargs="+", help="JMH JSON of the run to check (several files of one pass are merged)")
     ap.add_argument("--baseline", help="JMH JSON to compare with (default results/baseline.json)")
+    ap.add_argument("--no-baseline", action="store_true", help="judge the claims only, against no baseline run")
     ap.add_argument("--suite", help="suite settings (default scripts/suite.json)")
     ap.add_argument("--techniques", help="folder of technique files (default scripts/techniques)")
     ap.add_argument("--allow-missing", action="store_true",
@@ -73,7 +86,14 @@ def main(argv=None) -> int:
     cur = load_many(a.current)
     warnings = []
     base = None
-    if a.baseline:
+    if twocommit.is_two_commit(cur):
+        if a.baseline or a.no_baseline or ids is not None or a.no_claims or a.time_warn_only:
+            raise cli.InputError("a two-commit run is judged on its own: give it alone, without baseline or claim options")
+        verdicts.check_units(cur.results, suite)
+        return report(twocommit.judge(cur, suite), warnings)
+    if a.no_baseline:
+        pass
+    elif a.baseline:
         base = load(a.baseline)
     elif DEFAULT_BASELINE.is_file():
         base = load(DEFAULT_BASELINE)
@@ -85,6 +105,10 @@ def main(argv=None) -> int:
     out = [] if a.no_claims else verdicts.judge_claims(cur.results, suite, ids, a.allow_missing)
     if base is not None:
         out += verdicts.judge_regressions(base, cur, suite, a.time_warn_only, a.allow_missing)
+    return report(out, warnings)
+
+
+def report(out: list, warnings: list) -> int:
     heads = ["check", "what", "baseline", "current", "change [interval]", "verdict", "note"]
     for line in text_table(heads, [row(v) for v in out]):
         print(line)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hpb import forks, machines, model, stats, verdicts
+from hpb import forks, machines, model, stats, twocommit, verdicts
 from hpb.config import load_suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -195,7 +195,7 @@ def test_compare_reads_a_real_two_commit_run_paired_by_trial(tmp_path):
     assert len(gain) == 1 and "0.959x [0.634, 1.45] (3 trials)" in gain[0]
     # by hand from the forks: head/base per trial, geometric mean
     run = model.load(AB_QUICK)
-    by = compare.sides(run)
+    by = twocommit.sides(run)
     h = [r for r in by["head"] if r.params["variant"] == "INDEX_OF"][0]
     b = [r for r in by["base"] if r.params["variant"] == "INDEX_OF"][0]
     logs = [math.log(x / y) for x, y in zip(h.forks_of("primary"), b.forks_of("primary"))]
@@ -219,11 +219,12 @@ def test_the_exact_rank_sum_test_and_the_fork_counts_it_needs():
 
 
 def test_an_escape_analysis_flip_in_one_fork_is_not_an_allocation_regression():
-    import compare
     # LatencyBenchmark.body CONSUME: 24 B/op, once 56 in one fork (docs/gate.md)
-    assert compare.alloc_verdict([24.0] * 5, [24.0, 56.0, 24.0, 24.0, 24.0]) == "no growth that matters"
-    assert compare.alloc_verdict([24.0] * 5, [56.0, 56.0, 24.0, 56.0, 24.0]).startswith("not shown")
+    assert twocommit.alloc_verdict([24.0] * 5, [24.0, 56.0, 24.0, 24.0, 24.0]) == ("ok", "no growth that matters")
+    outcome, words = twocommit.alloc_verdict([24.0] * 5, [56.0, 56.0, 24.0, 56.0, 24.0])
+    assert outcome == "ok" and words.startswith("not shown")
     # one object more per call in every fork
-    assert compare.alloc_verdict([24.0] * 5, [40.0] * 5) == "grew (rank-sum p = 0.00397)"
+    assert twocommit.alloc_verdict([24.0] * 5, [40.0] * 5) == ("regression", "grew (rank-sum p = 0.00397)")
     # three forks a side can never show it at 0.01
-    assert compare.alloc_verdict([24.0] * 3, [40.0] * 3).startswith("undecided: 3 and 3 forks cannot reach p <= 0.01")
+    outcome, words = twocommit.alloc_verdict([24.0] * 3, [40.0] * 3)
+    assert outcome == "inconclusive" and words.startswith("undecided: 3 and 3 forks cannot reach p <= 0.01")

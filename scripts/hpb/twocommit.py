@@ -1,0 +1,251 @@
+"""Two commits measured side by side in one run (`mvn jmh:run -Djmh.against=REF`, and CI's
+`-Djmh.gate`): the two sides, each change paired by trial, allocation over forks, and the gate's
+verdicts on them. compare.py and gate.py format what this returns; gate_power.py resamples it.
+
+The gate's rule (docs/gate.md), for a run of n trials judged at look k of K fixed looks:
+
+- gain (each gated claim's pair: its variant against its baseline): d_t = ln(gain_head,t /
+  gain_base,t) over the trials t in which all four forks ran. The check passes when the lower end
+  of the one-sided Student t bound on mean(d) at level 1 - alpha / K lies above ln(1 - margin):
+  the data show the gain fell by less than the margin. It is a REGRESSION when the upper end lies
+  below it (shown to have lost more), and INCONCLUSIVE otherwise, which fails too. alpha (0.05)
+  bounds the share of pairs that lost exactly the margin and still pass, per check; it is spent
+  over the K looks by Bonferroni, so stopping at any look keeps that bound.
+- time (each configuration's own score, head against base, paired by trial): a REGRESSION only
+  when shown slower by more than the suite's threshold at level 1 - TIME_ALPHA / m over the m
+  configurations (Bonferroni): it bounds false alarms, not misses; the gains carry the misses'
+  bound, since a configuration's forks land in JIT modes 20-40% apart that a 5-10 trial run cannot
+  average out.
+- allocation (each configuration, over forks): the forks' median B/op grew by at least 16 bytes
+  and 5%, and a one-sided exact Wilcoxon-Mann-Whitney rank-sum test over each side's forks gives
+  p <= ALLOC_ALPHA, which 5 forks a side can reach; one fork whose escape analysis kept an object
+  moves neither the median nor the ranks enough.
+- claims with fixed bars: judged on the head side's forks, as in any run of the trial protocol.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+from dataclasses import dataclass
+
+from . import forks
+from .config import Suite
+from .model import ALLOC, InputError, Run
+from .select import matched_rows
+from .stats import Figure
+
+SIDES = ("base", "head")
+
+# The gate's defaults; a -Djmh.gate run states its own in its provenance ("gate").
+LOOKS = (5, 10)
+MARGIN_PCT = 20.0
+ALPHA = 0.05
+TIME_ALPHA = 0.005
+ALLOC_ALPHA = 0.01
+ALLOC_MIN_BYTES, ALLOC_MIN_PCT = 16.0, 5.0
+
+
+@dataclass(frozen=True)
+class Rule:
+    looks: tuple
+    margin_pct: float = MARGIN_PCT
+    alpha: float = ALPHA
+
+    @property
+    def level(self) -> float:
+        """The one-sided level of each look: alpha spent evenly over the looks."""
+        return 1 - self.alpha / max(1, len(self.looks))
+
+    @property
+    def bar(self) -> float:
+        return 1 - self.margin_pct / 100
+
+
+def rule_of(run: Run) -> Rule:
+    """The rule a gate run recorded; a two-commit run made without -Djmh.gate had one look (its fixed trials)."""
+    g = (run.provenance or {}).get("gate")
+    if not g:
+        return Rule(looks=(None,))
+    try:
+        return Rule(tuple(int(x) for x in g["looks"]), float(g["marginPct"]), float(g["alpha"]))
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"{run.name}: the provenance's gate block is malformed: {g!r}")
+
+
+def is_two_commit(run: Run) -> bool:
+    return any(r.params.get("side") in SIDES for r in run.results)
+
+
+def sides(run: Run) -> dict:
+    """A two-commit run's results by side ('base': the ref, 'head': the tree), each without its
+    'side' param; bad input when the run is not one."""
+    out = {s: [] for s in SIDES}
+    for r in run.results:
+        side = r.params.get("side")
+        if side in out:
+            out[side].append(dataclasses.replace(r, params={k: v for k, v in r.params.items() if k != "side"}))
+    if not all(out.values()):
+        raise InputError(f"{run.name}: not a two-commit run (no results with side=base and side=head); "
+                         "make one with mvn jmh:run -Djmh.against=REF, or give two runs")
+    return out
+
+
+def trial_logs(a, b, t, metric="primary") -> dict:
+    """trial -> ln(a/b) oriented as 'x better' (a time or a cost inverted), for the trials in which
+    both ran a fork with a positive score."""
+    from .verdicts import _direction
+    if not (a.paired and b.paired):
+        return {}
+    bt = dict(zip(b.trials, b.forks_of(metric)))
+    sign = 1 if _direction(t, metric, (a.metric(metric) or a.primary).unit) else -1
+    out = {}
+    for trial, v in zip(a.trials, a.forks_of(metric)):
+        w = bt.get(trial)
+        if w is not None and v > 0 and w > 0 and math.isfinite(v) and math.isfinite(w):
+            out[trial] = sign * math.log(v / w)
+    return out
+
+
+def one_sided(logs: list, level: float) -> Figure:
+    """exp(mean) with the one-sided Student t bounds at `level` on each side (NaN ends below 2 trials)."""
+    logs = [x for x in logs if math.isfinite(x)]
+    n = len(logs)
+    if n == 0:
+        return Figure(math.nan, math.nan, math.nan)
+    mean = sum(logs) / n
+    if n < 2:
+        return Figure(math.exp(mean), math.nan, math.nan)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    half = forks.t_quantile(level, n - 1) * sd / math.sqrt(n)
+    return Figure(math.exp(mean), math.exp(mean - half), math.exp(mean + half))
+
+
+def decide(logs: list, rule: Rule) -> tuple:
+    """(outcome, Figure) of a change of gain under the rule: 'pass', 'regression' or 'inconclusive'."""
+    fig = one_sided(logs, rule.level)
+    if len(logs) < 2 or not fig.known:
+        return "inconclusive", fig
+    if fig.lo > rule.bar:
+        return "pass", fig
+    if fig.hi < rule.bar:
+        return "regression", fig
+    return "inconclusive", fig
+
+
+def alloc_verdict(base: list, head: list, alpha: float = ALLOC_ALPHA) -> tuple:
+    """(outcome, words) for allocation across forks: 'ok', 'regression' or 'inconclusive' ('' when unmeasured)."""
+    b = sorted(v for v in base if math.isfinite(v))
+    h = sorted(v for v in head if math.isfinite(v))
+    if not b or not h:
+        return "", ""
+    mb, mh = statistics.median(b), statistics.median(h)
+    if not (mh - mb >= ALLOC_MIN_BYTES and mh - mb >= ALLOC_MIN_PCT / 100 * mb):
+        return "ok", "no growth that matters"
+    floor = forks.smallest_p(len(b), len(h))
+    if floor > alpha:
+        return "inconclusive", (f"undecided: {len(b)} and {len(h)} forks cannot reach p <= {alpha:g} "
+                                f"(at best {floor:.3g}; {forks.forks_for_p(alpha)} a side can)")
+    p = forks.rank_sum_p_greater(b, h)
+    if p <= alpha:
+        return "regression", f"grew (rank-sum p = {p:.3g})"
+    return "ok", f"not shown (rank-sum p = {p:.3g})"
+
+
+def gained_pairs(suite: Suite) -> list:
+    """(technique, claim) for every gated claim on a time or throughput gain: the gate's gain checks."""
+    return [(t, c) for t in suite.techniques for c in t.claims
+            if c.get("metric", "primary") == "primary" and "min_speedup" in c]
+
+
+def names(t, c: dict, r) -> bool:
+    """Whether result r is one of the two configurations claim c of technique t compares (what
+    -Djmh.gate and -Djmh.claims select; max and min stand for every value)."""
+    if r.cls != t.benchmark or r.method != c.get("method") or r.params.get(t.variant_param) not in (c["variant"], c["baseline"]):
+        return False
+    for k, v in (c.get("params") or {}).items():
+        vals = v if isinstance(v, list) else [v]
+        if "max" not in vals and "min" not in vals and r.params.get(k) not in vals:
+            return False
+    return True
+
+
+def gain_logs(by: dict, t, c, suite: Suite) -> list:
+    """[(params, {trial: d_t})] for one gated claim: per trial, ln(gain_head / gain_base)."""
+    from .verdicts import _claim_groups
+    head, _, _, _ = _claim_groups(by["head"], c, t, suite)
+    base, _, _, _ = _claim_groups(by["base"], c, t, suite)
+    out = []
+    for g in head:
+        bg = next((x for x in base if x.params == g.params), None)
+        if bg is None:
+            continue
+        now = trial_logs(g.result(c["variant"]), g.result(c["baseline"]), t)
+        then = trial_logs(bg.result(c["variant"]), bg.result(c["baseline"]), t)
+        out.append((dict(g.params), {k: now[k] - then[k] for k in sorted(set(now) & set(then))}))
+    return out
+
+
+def judge(run: Run, suite: Suite) -> list:
+    """Every verdict of the gate on a two-commit run: gains, fixed-bar claims on head, time, allocation."""
+    from .verdicts import Verdict, describe, judge_claims
+    by = sides(run)
+    rule = rule_of(run)
+    out = []
+    ids = []
+    for t, c in gained_pairs(suite):
+        rows = gain_logs(by, t, c, suite)
+        name = f"{c['id']}: {c['variant']} vs {c['baseline']}"
+        if not rows:
+            out.append(Verdict("gain", name, "not_run", "not measured on both sides in this run", c["id"], t.id))
+            continue
+        ids.append(c["id"])
+        for params, d in rows:
+            logs = list(d.values())
+            outcome, fig = decide(logs, rule)
+            n = len(logs)
+            look = f"{n} trials" + (f", look {rule.looks.index(n) + 1} of {len(rule.looks)}" if n in rule.looks else "")
+            bounds = f"one-sided {rule.level:.3g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x" if fig.known else "no interval"
+            if outcome == "pass":
+                why = f"the gain fell by less than {rule.margin_pct:g}%: {bounds} clear {rule.bar:.2f}x ({look})"
+            elif outcome == "regression":
+                why = f"the gain fell by more than {rule.margin_pct:g}%: {bounds} lie below {rule.bar:.2f}x ({look})"
+            elif fig.known:
+                why = (f"undecided after {look}: the lower bound {fig.lo:.3g}x is {rule.bar - fig.lo:.3g} short of "
+                       f"{rule.bar:.2f}x, the upper {fig.hi:.3g}x above it")
+            else:
+                why = f"undecided: {n} paired trial(s), at least 2 needed"
+            out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",
+                               extra={"n": n, "logs": logs}))
+    out += judge_claims(by["head"], suite, ids=ids) if ids else []
+    base = {r.key: r for r in by["base"]}
+    pairs = [(h, base[h.key]) for h in by["head"] if h.key in base]
+    m = max(1, len(pairs))
+    threshold = suite.regression.get("threshold_pct", 10)
+    slower = math.log(1 - threshold / 100)
+    for h, b in pairs:
+        t = suite.technique(h.cls)
+        logs = list(trial_logs(h, b, t).values())
+        fig = one_sided(logs, 1 - TIME_ALPHA / m)
+        shown = fig.known and math.log(fig.hi) < slower
+        out.append(Verdict("time", describe(h), "regression" if shown else "ok",
+                           (f"shown slower by more than {threshold:g}%" if shown else "no slowdown beyond "
+                            f"{threshold:g}% shown") + f" (one-sided {1 - TIME_ALPHA / m:.4g} bounds, {len(logs)} trials)",
+                           params=dict(h.params), figure=fig, before=b.primary, after=h.primary))
+        outcome, words = alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))
+        if outcome:
+            mb = statistics.median(b.forks_of(ALLOC))
+            mh = statistics.median(h.forks_of(ALLOC))
+            out.append(Verdict("alloc", describe(h), outcome, f"fork medians {mb:,.1f} -> {mh:,.1f} B/op: {words}",
+                               params=dict(h.params), figure=Figure(mh - mb, math.nan, math.nan)))
+    if not pairs:
+        raise InputError(f"{run.name}: no configuration was measured on both sides")
+    return out
+
+
+def gain_rows(by: dict, suite: Suite) -> list:
+    """(group, technique, label, now logs, then logs) for every pair in both sides: compare.py's table of gains."""
+    out = []
+    for g, t, label, r, hb, br, bb in matched_rows(by["head"], by["base"], suite):
+        out.append((g, t, label, trial_logs(r, hb, t), trial_logs(br, bb, t)))
+    return out
