@@ -3,46 +3,47 @@
 
     python3 scripts/ci_plan.py
 
-Prints one line per `mvn jmh:run` CI must make, tab-separated: the pass name, the claim ids the
-gate checks on its results (comma-separated, or `-` for none: an empty field would vanish in a shell's
-`read`, which treats consecutive tabs as one), how often the pass is made again when its gate
-fails (`retries`, 0 unless the suite says), then the `mvn jmh:run` arguments.
-Every claim in scripts/techniques/*.json names its pass (`ci`); a pass with `per_claim` runs once per
-claim, on just the benchmark method, params and variants the claim names. .ci/run reads this, so a claim added
-to a technique file is gated without touching .ci/run.
+Prints one line per `mvn jmh:run` CI must make, tab-separated: the pass name, its kind (`gate`: the
+checked-out commit against the baseline's commit side by side, judged on its own by gate.py;
+`claims`: this commit alone, judged on the claims listed next), the claim ids (comma-separated),
+then the `mvn jmh:run` arguments. Every claim in scripts/techniques/*.json names its pass (`ci`).
+The gate pass runs against the commit results/baseline.provenance.json records; every other pass
+measures just the configurations its claims name (-Djmh.claims). .ci/run reads this, so a claim
+added to a technique file is gated without touching .ci/run.
 """
 from __future__ import annotations
 
+import json
 import sys
 
 from hpb import cli, config
-from hpb.model import InputError
+from hpb.model import RESULTS_DIR, InputError
+
+BASELINE_PROVENANCE = RESULTS_DIR / "baseline.provenance.json"
 
 
-def plan(suite: config.Suite) -> list:
-    """[(pass, [claim ids], [mvn args])] in the order of the suite's passes."""
+def baseline_commit(path=BASELINE_PROVENANCE) -> str:
+    """The commit the committed baseline run measured: the gate's other side."""
+    try:
+        commit = json.loads(path.read_text(encoding="utf-8"))["git"]["commit"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{path}: cannot read the baseline's commit ({e})")
+    if not isinstance(commit, str) or len(commit) < 7:
+        raise InputError(f"{path}: git.commit is not a commit id: {commit!r}")
+    return commit
+
+
+def plan(suite: config.Suite, base: str | None = None) -> list:
+    """[(pass, kind, [claim ids], [mvn args])] in the order of the suite's passes; passes no claim names are left out."""
     out = []
     for name, p in suite.ci_passes.items():
-        claims = [(t, c) for t in suite.techniques for c in t.claims if c["ci"] == name]
-        if not p.get("per_claim"):
-            out.append((name, [c["id"] for _, c in claims], list(p["args"])))
+        ids = [c["id"] for t in suite.techniques for c in t.claims if c["ci"] == name]
+        if not ids:
             continue
-        for t, c in claims:
-            if not c.get("method"):
-                raise InputError(f"{t.path}: claim {c['id']}: a claim in the per-claim pass {name!r} must name its method")
-            args = [f"-Djmh.include={t.simple_class}.{c['method']}$"]
-            for k, v in (c.get("params") or {}).items():
-                vals = v if isinstance(v, list) else [v]
-                if any(x in ("max", "min") for x in vals):
-                    raise InputError(f"{t.path}: claim {c['id']}: a per-claim pass needs explicit values for {k}, not max/min")
-                if any("," in x for x in vals):
-                    raise InputError(f"{t.path}: claim {c['id']}: {k} value with a comma cannot be passed to JMH's -p")
-                args.append(f"-Djmh.p.{k}={','.join(vals)}")
-            vp = t.variant_param
-            if vp and t.method_pair(c["method"]) is None and vp not in (c.get("params") or {}):
-                # just the two variants the claim compares: half the time, spent on more iterations
-                args.append(f"-Djmh.p.{vp}={','.join(dict.fromkeys([c['variant'], c['baseline']]))}")
-            out.append((name, [c["id"]], args + list(p["args"])))
+        if p.get("gate"):
+            out.append((name, "gate", ids, [f"-Djmh.against={base or baseline_commit()}", "-Djmh.gate", *p["args"]]))
+        else:
+            out.append((name, "claims", ids, [f"-Djmh.claims={','.join(ids)}", *p["args"]]))
     return out
 
 
@@ -51,11 +52,10 @@ def main(argv=None) -> int:
     ap = cli.Parser(prog="ci_plan.py", description=__doc__.splitlines()[0])
     ap.parse_args(argv)
     suite = config.load_suite()
-    for name, ids, args in plan(suite):
+    for name, kind, ids, args in plan(suite):
         if any("\t" in x or "\n" in x for x in args):
             raise InputError(f"pass {name}: an argument holds a tab or a newline")
-        retries = suite.ci_passes[name].get("retries", 0)
-        print("\t".join([name, ",".join(ids) or "-", str(retries), *args]))
+        print("\t".join([name, kind, ",".join(ids), *args]))
     return 0
 
 

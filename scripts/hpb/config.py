@@ -101,7 +101,6 @@ class Technique:
     cited: list
     answer: dict
     tolerances: list
-    alloc_tolerances: list
     published: list
     claims: list
     targets: list
@@ -259,6 +258,9 @@ def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> 
         ck.string(c["ci"], f"{where}.ci")
         if c["ci"] not in passes:
             ck.fail(f"{where}.ci", f"no CI pass {c['ci']!r} in {SUITE_FILE.name} (passes: {', '.join(sorted(passes))})")
+        gain = "min_speedup" in c and c.get("metric", "primary") == "primary"
+        if passes[c["ci"]].get("gate") and not gain:
+            ck.fail(f"{where}.ci", f"the two-commit pass {c['ci']!r} judges gains (min_speedup on the primary score) only")
     return c
 
 
@@ -316,7 +318,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "ratio_tolerances", "alloc_tolerances", "published", "claims", "targets", "note"))
+                     "ratio_tolerances", "published", "claims", "targets", "note"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -383,25 +385,9 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if "calibrated_from" in t:
             ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
         tolerances.append(t)
-    alloc_tolerances = []
-    for i, t in enumerate(d.get("alloc_tolerances") or []):
-        where = f"alloc_tolerances[{i}]"
-        ck.obj(t, where, required=("why", "calibrated_from"), optional=("bytes", "pct", "method", "variant", "params"))
-        if ("bytes" in t) == ("pct" in t):
-            ck.fail(where, "exactly one of 'bytes' (per operation) or 'pct' (of the baseline's B/op)")
-        if "bytes" in t and not 0 < ck.number(t["bytes"], f"{where}.bytes") < 1024:
-            ck.fail(f"{where}.bytes", "the bytes per operation a result moves between forks: more than 0, less than 1024")
-        if "pct" in t and not 0 < ck.number(t["pct"], f"{where}.pct") <= 25:
-            ck.fail(f"{where}.pct", "the share of its B/op a result moves between runs: more than 0, at most 25")
-        ck.string(t["why"], f"{where}.why")
-        if "params" in t:
-            ck.params(t["params"], f"{where}.params")
-        if not ck.strings(t["calibrated_from"], f"{where}.calibrated_from"):
-            ck.fail(f"{where}.calibrated_from", "name the runs the tolerance was measured from")
-        alloc_tolerances.append(t)
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
-                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, alloc_tolerances, published,
+                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
                      claims, targets, d.get("note", f"docs/{path.stem}.md"), d)
 
 
@@ -422,9 +408,9 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     ci = ck.obj(d["ci"], "ci", required=("passes",))
     passes = {}
     for name, p in ci["passes"].items():
-        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("per_claim", "forks_are_samples", "retries"))
-        if "retries" in p and (not isinstance(p["retries"], int) or isinstance(p["retries"], bool) or not 0 <= p["retries"] <= 2):
-            ck.fail(f"ci.passes.{name}.retries", "how often a pass whose gate failed is made again: 0, 1 or 2")
+        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate",))
+        if "gate" in p and not isinstance(p["gate"], bool):
+            ck.fail(f"ci.passes.{name}.gate", "true for the pass that runs two commits side by side (-Djmh.gate), else leave it out")
         ck.string(p["doc"], f"ci.passes.{name}.doc")
         ck.strings(p["args"], f"ci.passes.{name}.args")
         if "\t" in "".join(p["args"]):

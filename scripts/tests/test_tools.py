@@ -196,81 +196,69 @@ def test_reproduce_bad_input(tmp_path, fixtures):
 
 def test_every_claim_is_gated_by_ci(suite):
     planned = ci_plan.plan(suite)
-    gated = {i for _, ids, _ in planned for i in ids}
+    gated = {i for _, _, ids, _ in planned for i in ids}
     assert gated == {c["id"] for t in suite.techniques for c in t.claims}
     ci = (REPO / ".ci" / "run").read_text()
     assert "scripts/ci_plan.py" in ci and "--claim-ids" in ci
     assert not re.search(r"--claim-ids[= ]+[a-z]", ci), ".ci/run must not list claim ids by hand"
 
 
-def test_ci_reads_every_pass_as_planned(suite):
-    """.ci/run reads ci_plan.py's lines with bash's `read`; every field arrives where it was put (an
-    empty claim list once vanished there, and the cold pass ran every benchmark with 3 forks)."""
+def _ci_loop(body_end: str) -> str:
     ci = (REPO / ".ci" / "run").read_text()
-    loop = re.search(r"\n(while IFS=.*?read -r -a step; do\n.*?\n  args=[^\n]*)\n", ci, re.S)
+    loop = re.search(r"\n(status=0\nwhile IFS=.*?read -r -a step; do\n.*?)\ndone < <\(python3 scripts/ci_plan.py\)\n", ci, re.S)
     assert loop, "the loop in .ci/run that reads the plan"
-    script = loop.group(1) + '\n  printf "%s\\n" "$name|$ids|$retries|${args[*]}"\ndone < <(python3 scripts/ci_plan.py)\n'
+    return loop.group(1) + body_end
+
+
+def test_ci_reads_every_pass_as_planned(suite):
+    """.ci/run reads ci_plan.py's lines with bash's `read`; every field arrives where it was put."""
+    head = _ci_loop("").split("\n  log ")[0]
+    script = head + '\n  printf "%s\\n" "$name|$kind|$ids|${args[*]}"\ndone < <(python3 scripts/ci_plan.py)\n'
     got = subprocess.run(["bash", "-c", script], cwd=REPO, capture_output=True, text=True, check=True).stdout.splitlines()
-    want = [f"{name}|{','.join(ids) or '-'}|{suite.ci_passes[name].get('retries', 0)}|{' '.join(args)}"
-            for name, ids, args in ci_plan.plan(suite)]
-    assert got == want and any(line.startswith("cold|-|0|-Djmh.include=coldStart") for line in got)
-    assert any(line.startswith("precise|split-indexof-2char-2x|1|") for line in got)
+    want = [f"{name}|{kind}|{','.join(ids)}|{' '.join(args)}" for name, kind, ids, args in ci_plan.plan(suite)]
+    assert got == want
+    base = json.loads((REPO / "results" / "baseline.provenance.json").read_text())["git"]["commit"]
+    assert any(line.startswith(f"gate|gate|") and f"-Djmh.against={base} -Djmh.gate" in line for line in got)
+    assert any(line.startswith("claims|claims|") and "-Djmh.claims=" in line for line in got)
 
 
-def test_ci_makes_a_failed_pass_again_only_as_often_as_the_suite_allows(tmp_path):
-    """The retry loop of .ci/run, with mvn and the gate replaced by stubs: a gate that fails
-    every time is made 1 + retries times and fails CI; one that fails once then passes, passes;
-    bad input (exit 2) is never retried."""
-    ci = (REPO / ".ci" / "run").read_text()
-    body = re.search(r"\n(  attempt=0\n  while :; do\n.*?\n  done\n  files\+=[^\n]*\n  \[ [^\n]*\n)", ci, re.S)
-    assert body, "the retry loop in .ci/run"
-    def run(gate_codes, retries):
-        script = ("set -euo pipefail\nlog() { :; }\nn=0\nmvn() { :; }\nnew_result() { echo r.json; }\n"
+def test_ci_makes_each_pass_once_and_judges_a_gate_pass_on_its_own(tmp_path):
+    """The loop of .ci/run with mvn and the gate stubbed: a failed verdict is not made again, and the
+    two kinds of pass call the gate as they must."""
+    def run(gate_codes):
+        script = ("set -euo pipefail\nlog() { :; }\nn=0\nmvn() { :; }\nnew_result() { echo r.json; }\nmarker=m\n"
                   f"codes=({' '.join(map(str, gate_codes))})\n"
-                  "python3() { local c=${codes[$n]}; n=$((n + 1)); echo gate >>calls; return $c; }\n"
-                  f"status=0\nfiles=()\nmarker=m\nname=p\nretries={retries}\nargs=()\nclaims=()\n"
-                  + body.group(1) + 'echo "status=$status"\n')
+                  'python3() { if [ "$1" = scripts/ci_plan.py ]; then printf "c\\tclaims\\ta,b\\t-Djmh.claims=a,b\\n'
+                  'g\\tgate\\tx\\t-Djmh.gate\\n"; return 0; fi; '
+                  'local c=${codes[$n]}; n=$((n + 1)); echo "$*" >>calls; return $c; }\n'
+                  + _ci_loop('\ndone < <(python3 scripts/ci_plan.py)\necho "status=$status"\n'))
         out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
-        calls = len((tmp_path / "calls").read_text().splitlines())
+        calls = (tmp_path / "calls").read_text().splitlines()
         (tmp_path / "calls").unlink()
         return out.stdout.strip().splitlines()[-1], calls
-    assert run([1, 1, 1], 1) == ("status=1", 2)
-    assert run([1, 0], 1) == ("status=0", 2)
-    assert run([1, 1, 1], 0) == ("status=1", 1)
-    assert run([2, 0], 1) == ("status=2", 1)
-    assert run([0], 1) == ("status=0", 1)
-
-
-def test_per_claim_passes_run_just_what_the_claim_names(suite):
-    planned = {ids[0]: args for name, ids, args in ci_plan.plan(suite) if name == "precise"}
-    split = planned["split-indexof-2char-2x"]
-    assert split[:4] == ["-Djmh.include=SplitBenchmark.split$", "-Djmh.p.delimiter=||,::", "-Djmh.p.fields=16",
-                         "-Djmh.p.variant=INDEX_OF,JDK_SPLIT"]
-    assert "-Djmh.i=30" in split
-    assert "-Djmh.p.variant=SHARED,PER_CALL" in planned["validator-shared-50x"]
-
-
-def test_a_per_claim_pass_names_each_variant_once_and_leaves_method_pairs_alone(tmp_path, monkeypatch):
-    def edit(files):
-        files["split"]["claims"] += [
-            {"id": "same", "ci": "precise", "method": "split", "params": {"delimiter": "|", "fields": "4"},
-             "variant": "INDEX_OF", "baseline": "INDEX_OF", "metric": "gc.alloc.rate.norm", "baseline_metric": "allocFloor",
-             "max_ratio": 1.1},
-            {"id": "pair", "ci": "precise", "method": "splitFirst", "params": {"delimiter": "|", "fields": "4"},
-             "variant": "splitFirst", "baseline": "jdkSplitFirst", "min_speedup": 1}]
-    monkeypatch.setattr(config, "TECHNIQUES_DIR", techniques_copy(tmp_path, edit))
-    planned = {ids[0]: args for name, ids, args in ci_plan.plan(config.load_suite()) if name == "precise"}
-    assert "-Djmh.p.variant=INDEX_OF" in planned["same"]
-    assert not any(a.startswith("-Djmh.p.variant") for a in planned["pair"])
+    status, calls = run([1, 0])
+    assert status == "status=1"
+    assert calls == ["scripts/gate.py r.json --no-baseline --claim-ids a,b", "scripts/gate.py r.json"]
+    assert run([0, 0])[0] == "status=0"
+    assert run([0, 2])[0] == "status=2"
 
 
 def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
     techs = techniques_copy(tmp_path, lambda f: f["keys"]["claims"].append(
-        {"id": "keys-new", "ci": "short", "metric": "bytesPerEntry", "variant": "LONG_KEY", "baseline": "STRING_KEY",
+        {"id": "keys-new", "ci": "claims", "metric": "bytesPerEntry", "variant": "LONG_KEY", "baseline": "STRING_KEY",
          "max_ratio": 0.5}))
     monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
-    short = [ids for name, ids, _ in ci_plan.plan(config.load_suite()) if name == "short"][0]
-    assert "keys-new" in short
+    claims = [args for name, _, ids, args in ci_plan.plan(config.load_suite(), base="0" * 40) if name == "claims"][0]
+    assert any(a.startswith("-Djmh.claims=") and "keys-new" in a for a in claims)
+
+
+def test_the_two_commit_pass_takes_gain_claims_only(tmp_path, monkeypatch):
+    techs = techniques_copy(tmp_path, lambda f: f["keys"]["claims"].append(
+        {"id": "keys-new", "ci": "gate", "metric": "bytesPerEntry", "variant": "LONG_KEY", "baseline": "STRING_KEY",
+         "max_ratio": 0.5}))
+    monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
+    with pytest.raises(config.InputError, match="judges gains"):
+        config.load_suite()
 
 
 # ---------------------------------------------------------------- a new technique in one file
@@ -284,7 +272,7 @@ def test_a_new_technique_appears_in_report_gate_and_ci_with_no_other_file(tmp_pa
             "test": "io.hotpathbench.rename.RenameTest", "baseline": "OLD",
             "cited": [{"id": "rename-fig", "label": "NEW vs OLD", "method": "run", "variant": "NEW", "baseline": "OLD"}],
             "answer": {"cite": "rename-fig", "pick": "NEW"},
-            "claims": [{"id": "rename-2x", "ci": "short", "method": "run", "variant": "NEW", "baseline": "OLD", "min_speedup": 1.5}]}
+            "claims": [{"id": "rename-2x", "ci": "gate", "method": "run", "variant": "NEW", "baseline": "OLD", "min_speedup": 1.5}]}
     techs = techniques_copy(tmp_path, edit)
     monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
 
@@ -296,7 +284,7 @@ def test_a_new_technique_appears_in_report_gate_and_ci_with_no_other_file(tmp_pa
             r["params"] = {"variant": {"JDK_SPLIT": "OLD", "INDEX_OF": "NEW"}[r["params"]["variant"]]}
     run = copy_run(FULL_AMD, tmp_path / "20261123T082102Z-a796d13.json", rename)
     # CI
-    assert ("short" in [n for n, ids, _ in ci_plan.plan(config.load_suite()) if "rename-2x" in ids])
+    assert ("gate" in [n for n, _, ids, _ in ci_plan.plan(config.load_suite()) if "rename-2x" in ids])
     # gate
     import gate
     assert gate.main([str(run), "--baseline", str(run), "--claim-ids", "rename-2x"]) == 0
