@@ -1,63 +1,80 @@
 #!/usr/bin/env python3
-"""The two-commit gate rule's error rates, estimated by resampling real trials: how often it would
-fail a commit that changed nothing (false alarm), and how often it would catch a loss of 10%, 20%
-and 30% of a claimed pair's gain.
+"""The two-commit gate's error rates: by resampling real trials, how often it would fail a commit
+that changed nothing (false alarm) and how often it catches a loss of 10%, 20% and 30% of a claimed
+pair's gain; and from the real passes kept in results/ci/, how it did.
 
-    python3 scripts/gate_power.py [RUN.json ...] [--trials 6,10,16,24] [--margin 20] [--alpha 0.01]
-                                  [--draws 2000] [--seed 1] [--out FILE.md]
+    python3 scripts/gate_power.py [RUN.json ...] [--looks 5,10] [--margin 20] [--alpha 0.05]
+                                  [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
 
-Without runs it reads every committed run of the trial protocol in results/ (docs/protocol.md) made
-by the current trial engine.
+Without runs it resamples every committed run of the trial protocol in results/ made by the current
+trial engine, and the gate passes in results/ci/ (their two sides, each a run of CI's own short forks).
 
-The rule studied (a non-inferiority test, fixed sample size): both commits run in the same n trials
-on one machine, so each trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t)
-(the four forks of a trial ran back to back). A check passes when the lower end of the one-sided
-Student t bound on mean(d), at level 1 - alpha / m (Bonferroni over the m checks of a CI run), lies
-above ln(1 - margin): the data show the gain fell by less than the margin. Otherwise it fails: a
-loss shown, or a run that could not show there was none (INCONCLUSIVE, which fails too). The number
-of trials is fixed before the run, so the rule looks once and needs no alpha spending.
+The rule (hpb.twocommit, the one gate.py applies): both commits run in the same trials, so each
+trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t). At each look (5
+trials, then 10 for a group the first cannot decide) the check passes when the lower one-sided
+Student t bound on mean(d) at level 1 - alpha / looks lies above ln(1 - margin), is a regression
+when the upper bound lies below it, and is otherwise undecided; undecided at the last look, it
+fails (INCONCLUSIVE). Allocation per configuration: the forks' medians grew by 16 bytes and 5%, and
+an exact rank-sum test over 5 forks a side gives p <= 0.01.
 
-How the passes are made: each real run's per-trial log gains of a claimed pair are centred on that
-run's mean (a two-commit run compares like with like on one machine; the machine's own level
-cancels), pooled, and drawn with replacement, once for the base side and once for the head side of
-every synthetic trial; a loss L is injected as ln(1 - L) added to the head side. Drawing the two
-sides independently leaves out the positive correlation two forks of one trial share, so the spread
-of d is, if anything, overstated: the false-alarm figures are upper estimates. Real passes through
-the whole gate (results/ci/) are the other half of the evidence; this script does not make them.
+How the synthetic passes are made: each run's per-trial log gains of a claimed pair are centred on
+that run's mean (a two-commit run compares like with like on one machine), pooled, and drawn with
+replacement, once for the base side and once for the head side of every trial; a loss L adds
+ln(1 - L) to the head side. Drawing the sides independently leaves out the correlation two forks of
+one trial share, so the false alarms are, if anything, overstated. Allocation: each configuration's
+real per-fork B/op values, drawn 5 times a side. A CI run fails when any of its checks fails.
 """
 from __future__ import annotations
 
+import json
 import math
 import random
+import statistics
 import sys
 
-from hpb import cli, config, evidence, forks, verdicts
+from hpb import cli, config, evidence, twocommit, verdicts
 from hpb.markdown import table
-from hpb.model import InputError, load
-from report import result_files
+from hpb.model import ALLOC, InputError, RESULTS_DIR, load, result_files
 
 LOSSES = (0.10, 0.20, 0.30)
-
-
-def claimed_pairs(suite) -> list:
-    """(technique, claim) for every gated claim on a time or throughput gain."""
-    return [(t, c) for t in suite.techniques for c in t.claims
-            if c.get("metric", "primary") == "primary" and "min_speedup" in c]
+CI_DIR = RESULTS_DIR / "ci"
 
 
 def trial_logs(runs, suite) -> dict:
-    """claim id -> [(run name, [per-trial log gains])] from every run that measured the pair in trials."""
+    """claim id -> [(label, [per-trial log gains])] from every run (or side of a two-commit run) that
+    measured the pair in 3 or more trials."""
     out = {}
-    for t, c in claimed_pairs(suite):
-        for run in runs:
-            if run.protocol != "trials":
-                continue
-            groups, _, _, _ = verdicts._claim_groups(run.results, c, t, suite)
-            for g in groups:
-                logs = verdicts.paired_logs(g.result(c["variant"]), g.result(c["baseline"]), t, "primary", "speedup")
-                if logs and len(logs) >= 3:
-                    label = f"{run.name} {g.params}" if len(groups) > 1 else run.name
-                    out.setdefault(c["id"], []).append((label, logs))
+    for run in runs:
+        if run.protocol != "trials":
+            continue
+        parts = twocommit.sides(run).items() if twocommit.is_two_commit(run) else [("", run.results)]
+        for side, results in parts:
+            for t, c in twocommit.gained_pairs(suite):
+                groups, _, _, _ = verdicts._claim_groups(results, c, t, suite)
+                for g in groups:
+                    logs = verdicts.paired_logs(g.result(c["variant"]), g.result(c["baseline"]), t, "primary", "speedup")
+                    if logs and len(logs) >= 3:
+                        label = run.name + (f" {side}" if side else "") + (f" {g.params}" if len(groups) > 1 else "")
+                        out.setdefault(c["id"], []).append((label, logs))
+    return out
+
+
+def alloc_pools(runs, suite) -> dict:
+    """configuration -> [per-fork B/op] of every configuration the gate measures, over every run of
+    the trial protocol (sides of a two-commit run apart)."""
+    gained = twocommit.gained_pairs(suite)
+    out = {}
+    for run in runs:
+        if run.protocol != "trials":
+            continue
+        parts = twocommit.sides(run).values() if twocommit.is_two_commit(run) else [run.results]
+        for results in parts:
+            for r in results:
+                if not any(twocommit.names(t, c, r) for t, c in gained):
+                    continue
+                vals = [v for v in r.forks_of(ALLOC) if math.isfinite(v)]
+                if len(vals) >= 3:
+                    out.setdefault(r.key, []).extend(vals)
     return out
 
 
@@ -69,83 +86,181 @@ def centred(per_run) -> list:
     return pool
 
 
-def passes(pool, n, loss, margin, level, rng) -> bool:
-    """One synthetic two-commit check of n trials: does the rule pass it?"""
+def one_check(pool, loss, rule, rng) -> tuple:
+    """One synthetic gain check under the rule: (failed?, trials used)."""
     shift = math.log(1 - loss) if loss else 0.0
-    d = [rng.choice(pool) + shift - rng.choice(pool) for _ in range(n)]
-    mean = sum(d) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
-    lower = mean - forks.t_quantile(level, n - 1) * sd / math.sqrt(n)
-    return lower > math.log(1 - margin)
+    d = []
+    outcome = "inconclusive"
+    for n in rule.looks:
+        while len(d) < n:
+            d.append(rng.choice(pool) + shift - rng.choice(pool))
+        outcome, _ = twocommit.decide(d, rule)
+        if outcome != "inconclusive":
+            break
+    return outcome != "pass", len(d)
 
 
-def estimate(pools: dict, trials, margin, alpha, draws, seed) -> dict:
-    """(claim, n, loss) -> share of synthetic passes that failed; (None, n, 0) the per-run false-alarm
-    rate: a CI run fails when any of its m checks fails."""
+def estimate(pools: dict, allocs: dict, rule, draws, seed) -> dict:
+    """(claim, loss) -> (share failed, mean trials); ('alloc', 0) and ('run', 0) the false-alarm rates
+    of the allocation checks and of a whole CI run (any check failing)."""
     rng = random.Random(seed)
-    m = len(pools)
-    level = 1 - alpha / m
-    out = {}
-    for n in trials:
-        any_fail = 0
-        fails = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
-        for _ in range(draws):
-            run_failed = False
-            for cid, pool in pools.items():
-                for loss in (0.0,) + LOSSES:
-                    if not passes(pool, n, loss, margin, level, rng):
-                        fails[(cid, loss)] += 1
-                        if loss == 0.0:
-                            run_failed = True
-            any_fail += run_failed
-        for (cid, loss), k in fails.items():
-            out[(cid, n, loss)] = k / draws
-        out[(None, n, 0.0)] = any_fail / draws
+    fails = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
+    trials = {k: 0 for k in fails}
+    alloc_fail = run_fail = 0
+    n_alloc = rule.looks[0]
+    for _ in range(draws):
+        failed_run = False
+        for cid, pool in pools.items():
+            for loss in (0.0,) + LOSSES:
+                f, n = one_check(pool, loss, rule, rng)
+                fails[(cid, loss)] += f
+                trials[(cid, loss)] += n
+                failed_run |= f and loss == 0.0
+        failed_alloc = False
+        for vals in allocs.values():
+            base = [rng.choice(vals) for _ in range(n_alloc)]
+            head = [rng.choice(vals) for _ in range(n_alloc)]
+            failed_alloc |= twocommit.alloc_verdict(base, head)[0] != "ok"
+        alloc_fail += failed_alloc
+        run_fail += failed_run or failed_alloc
+    out = {k: (v / draws, trials[k] / draws) for k, v in fails.items()}
+    out[("alloc", 0.0)] = (alloc_fail / draws, n_alloc)
+    out[("run", 0.0)] = (run_fail / draws, 0)
     return out
 
 
-def report(per_claim, rates, trials, margin, alpha, draws) -> str:
-    m = len(per_claim)
-    lines = ["# The two-commit gate rule's error rates, by resampling real trials", "",
-             f"Rule: non-inferiority at a margin of {margin:.0%} of a pair's gain, one-sided Student t bound at level "
-             f"1 - {alpha:g}/{m} per check (Bonferroni over the {m} claimed pairs), a fixed number of trials. "
-             f"{draws} synthetic passes per cell; see the script's docstring for how they are drawn.", "",
-             "## What the passes are drawn from", ""]
+def upper_bound(failed: int, n: int, level: float = 0.95) -> float:
+    """One-sided exact (Clopper-Pearson) upper bound on a rate from `failed` of `n` passes."""
+    if n == 0:
+        return 1.0
+    lo, hi = failed / n, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        cdf = sum(math.comb(n, k) * mid ** k * (1 - mid) ** (n - k) for k in range(failed + 1))
+        lo, hi = (mid, hi) if cdf > 1 - level else (lo, mid)
+    return hi
+
+
+def real_passes(suite, ci_dir=CI_DIR) -> list:
+    """[(record, run name, failed?, the failing checks)] for every pass gate_pass.py kept."""
+    out = []
+    for rec_path in sorted(ci_dir.glob("*.pass.json")):
+        run_path = rec_path.with_name(rec_path.name[: -len(".pass.json")] + ".json")
+        try:
+            rec = json.loads(rec_path.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise InputError(f"{rec_path}: not valid JSON ({e})")
+        if not run_path.is_file():
+            raise InputError(f"{rec_path}: its run {run_path.name} is missing")
+        run = load(run_path)
+        vs = twocommit.judge(run, suite)
+        failing = [f"{v.check} {v.subject}" + (f" {v.params.get('delimiter', '')}" if v.params.get("delimiter") else "")
+                   + f": {v.outcome}" for v in vs if v.failing]
+        out.append((rec, run, bool(failing), failing))
+    return out
+
+
+def report(per_claim, rates, rule, draws, passes) -> str:
+    lines = ["# The two-commit gate's error rates", "",
+             f"Rule (hpb/twocommit.py, docs/gate.md): non-inferiority at a margin of {rule.margin_pct:g}% of each claimed "
+             f"pair's gain, looks at {', '.join(map(str, rule.looks))} trials, each at one-sided level {rule.level:g} "
+             f"(alpha {rule.alpha:g} spent over the looks); undecided at the last look fails. Allocation: fork medians "
+             f"+{twocommit.ALLOC_MIN_BYTES:g} B and +{twocommit.ALLOC_MIN_PCT:g}%, exact rank-sum p <= "
+             f"{twocommit.ALLOC_ALPHA:g} over {rule.looks[0]} forks a side. Time rows fail only when shown slower than "
+             f"the threshold at level 1 - {twocommit.TIME_ALPHA:g}/m (their false alarms are at most "
+             f"{twocommit.TIME_ALPHA:.1%} a run by Bonferroni and are not resampled).", "",
+             "## Real passes (results/ci/)", ""]
+    if passes:
+        groups = {}
+        for rec, run, failed, failing in passes:
+            key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"))
+            groups.setdefault(key, []).append((run, failed, failing))
+        rows = []
+        for (kind, patch, expect), items in groups.items():
+            n, k = len(items), sum(f for _, f, _ in items)
+            days = sorted({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in items})
+            if expect == "pass":
+                rate = f"{k} false alarm(s) in {n}: rate <= {upper_bound(k, n):.0%} (95%)"
+            else:
+                rate = f"caught in {k} of {n}" + ("" if k == n else " (MISSED in some)")
+            rows.append([kind, patch, n, ", ".join(days), rate])
+        lines += table(["kind", "patch", "passes", "days", "outcome"], rows)
+        lines += ["", "Each pass, as the gate judged it:", ""]
+        lines += table(["run", "kind", "patch", "gate", "failing checks"],
+                       [[run.name, rec.get("kind"), rec.get("patch") or "", "FAILED" if failed else "passed",
+                         "; ".join(failing)] for rec, run, failed, failing in passes])
+    else:
+        lines += ["No real pass yet: make them with `python3 scripts/gate_pass.py [--patch NAME]`."]
+    lines += ["", "## Resampled passes", "", f"{draws} synthetic CI runs; what they are drawn from:", ""]
     rows = [[cid, len(runs), sum(len(l) for _, l in runs),
-             f"{math.exp(math.sqrt(sum(x * x for x in centred(runs)) / max(1, len(centred(runs)) - 1))) - 1:.1%}"]
-            for cid, runs in per_claim.items()]
-    lines += table(["claim", "runs", "trials", "spread of one trial's gain (sd of log, as %)"], rows)
-    lines += ["", "## Rates", ""]
-    head = ["claim", "trials per side"] + ["false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES]
-    rows = []
-    for n in trials:
-        for cid in per_claim:
-            rows.append([cid, n, f"{rates[(cid, n, 0.0)]:.2%}"] + [f"{rates[(cid, n, x)]:.1%}" for x in LOSSES])
-        rows.append([f"**any of the {m} (one CI run)**", n, f"**{rates[(None, n, 0.0)]:.2%}**", "", "", ""])
+             f"{math.exp(statistics.pstdev(centred(runs))) - 1:.1%}"] for cid, runs in per_claim.items()]
+    lines += table(["claim", "runs or sides", "trials", "spread of one trial's gain (sd of log)"], rows)
+    lines += [""]
+    head = ["claim", "false alarm (mean trials)"] + [f"caught: {x:.0%} loss" for x in LOSSES]
+    rows = [[cid, f"{rates[(cid, 0.0)][0]:.2%} ({rates[(cid, 0.0)][1]:.1f})"]
+            + [f"{rates[(cid, x)][0]:.1%}" for x in LOSSES] for cid in per_claim]
+    rows.append(["allocation, every configuration", f"{rates[('alloc', 0.0)][0]:.2%}", "", "", ""])
+    rows.append(["**one CI run (any check)**", f"**{rates[('run', 0.0)][0]:.2%}**", "", "", ""])
     lines += table(head, rows)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def parse_trials(text: str) -> list:
+def readme_block(per_claim, rates, draws, passes) -> str:
+    """The README's summary: the real passes first, then the resampled rates, each saying what it rests on."""
+    lines = ["_Generated by `python3 scripts/gate_power.py --out results/gate-power.md --readme README.md`; "
+             "the tables are in [results/gate-power.md](results/gate-power.md)._", ""]
+    aa = [(r, f) for rec, r, f, _ in passes if rec.get("expect") == "pass"]
+    if aa:
+        k = sum(f for _, f in aa)
+        days = len({str(r.provenance.get("startedUtc", ""))[:10] for r, _ in aa})
+        mins = statistics.median(r.provenance.get("durationSeconds", 0) for r, _ in aa) / 60
+        lines.append(f"- **Real A/A passes** (this code against itself through the whole gate): {k} false alarm(s) in "
+                     f"{len(aa)} pass(es) on {days} day(s); the rate is at most {upper_bound(k, len(aa)):.0%} (95%), "
+                     f"all that {len(aa)} pass(es) can show. A gate pass takes about {mins:.0f} minutes here.")
+    else:
+        lines.append("- **Real A/A passes**: none yet.")
+    by_patch = {}
+    for rec, r, f, _ in passes:
+        if rec.get("expect") == "fail":
+            by_patch.setdefault(rec.get("patch"), []).append(f)
+    if by_patch:
+        lines.append("- **Real regressions** (A/B passes against patched code): " + "; ".join(
+            f"`{p}` caught in {sum(v)} of {len(v)}" for p, v in sorted(by_patch.items())) + ".")
+    else:
+        lines.append("- **Real regressions**: no A/B pass yet.")
+    c20 = [rates[(cid, 0.20)][0] for cid in per_claim]
+    c10 = [rates[(cid, 0.10)][0] for cid in per_claim]
+    trials = sum(len(l) for runs in per_claim.values() for _, l in runs)
+    lines.append(f"- **Resampled** ({draws} synthetic CI runs drawn from {trials} real trials of this machine): "
+                 f"false alarms {rates[('run', 0.0)][0]:.1%} per CI run (target: 1%); a 20% loss of a claimed gain "
+                 f"caught in {min(c20):.0%}-{max(c20):.0%} of passes (target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
+    worst = max(per_claim, key=lambda cid: rates[(cid, 0.0)][0])
+    if rates[(worst, 0.0)][0] > 0:
+        lines.append(f"- Most false alarms come from `{worst}` ({rates[(worst, 0.0)][0]:.1%} alone).")
+    return "\n".join(lines) + "\n"
+
+
+def parse_looks(text: str) -> tuple:
     try:
-        out = [int(x) for x in text.split(",") if x.strip()]
+        out = tuple(int(x) for x in text.split(",") if x.strip())
     except ValueError:
-        raise InputError(f"--trials: expected comma-separated integers, got {text!r}")
-    if not out or min(out) < 2:
-        raise InputError(f"--trials: every count must be at least 2 (a t bound needs two trials), got {text!r}")
+        raise InputError(f"--looks: expected comma-separated trial counts, got {text!r}")
+    if not out or min(out) < 2 or list(out) != sorted(set(out)):
+        raise InputError(f"--looks: increasing trial counts of at least 2 (a t bound needs two trials), got {text!r}")
     return out
 
 
 @cli.guarded
 def main(argv=None) -> int:
     ap = cli.Parser(prog="gate_power.py", description=__doc__.splitlines()[0])
-    ap.add_argument("runs", nargs="*", help="runs of the trial protocol (default: every committed one in results/)")
-    ap.add_argument("--trials", default="6,10,16,24", help="trials per side to study, comma-separated")
-    ap.add_argument("--margin", type=float, default=20.0, help="non-inferiority margin, %% of the gain (default 20)")
-    ap.add_argument("--alpha", type=float, default=0.01, help="false-alarm rate allowed per CI run (default 0.01)")
+    ap.add_argument("runs", nargs="*", help="runs of the trial protocol (default: every committed one, and results/ci/)")
+    ap.add_argument("--looks", default=",".join(map(str, twocommit.LOOKS)), help="trial counts at which a check is judged")
+    ap.add_argument("--margin", type=float, default=twocommit.MARGIN_PCT, help="non-inferiority margin, %% of the gain")
+    ap.add_argument("--alpha", type=float, default=twocommit.ALPHA, help="share of losses at the margin allowed to pass")
     ap.add_argument("--draws", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="write Markdown here (atomically) instead of stdout")
+    ap.add_argument("--readme", help="also rewrite this README's gate-power block with the summary")
     a = ap.parse_args(argv)
     if not 0 < a.margin < 100:
         raise InputError(f"--margin: expected a percentage between 0 and 100, got {a.margin:g}")
@@ -153,17 +268,23 @@ def main(argv=None) -> int:
         raise InputError(f"--alpha: expected a rate between 0 and 1, got {a.alpha:g}")
     if a.draws < 1:
         raise InputError(f"--draws: expected a positive count, got {a.draws}")
-    trials = parse_trials(a.trials)
+    rule = twocommit.Rule(parse_looks(a.looks), a.margin, a.alpha)
     suite = config.load_suite()
-    runs = [load(p) for p in (a.runs or result_files())]
-    if not a.runs:  # the committed runs figures may rest on: engine 1's regex-polluted forks stay out
-        runs = [r for r in runs if r.trials_engine >= evidence.TRIALS_ENGINE]
+    if a.runs:
+        runs = [load(p) for p in a.runs]
+    else:  # the committed runs figures may rest on: engine 1's regex-polluted forks stay out
+        runs = [r for r in (load(p) for p in result_files() + result_files(CI_DIR))
+                if r.trials_engine >= evidence.TRIALS_ENGINE]
     per_claim = trial_logs(runs, suite)
     if not per_claim:
         raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")
     pools = {cid: centred(r) for cid, r in per_claim.items()}
-    rates = estimate(pools, trials, a.margin / 100, a.alpha, a.draws, a.seed)
-    cli.emit(report(per_claim, rates, trials, a.margin / 100, a.alpha, a.draws), a.out)
+    allocs = alloc_pools(runs, suite)
+    rates = estimate(pools, allocs, rule, a.draws, a.seed)
+    passes = [] if a.runs else real_passes(suite)
+    cli.emit(report(per_claim, rates, rule, a.draws, passes), a.out)
+    if a.readme:
+        cli.replace_block(a.readme, "gate-power", readme_block(per_claim, rates, a.draws, passes))
     return 0
 
 

@@ -429,17 +429,6 @@ def figures_block(evs, made, readme: Path) -> list:
     return lines
 
 
-def replace_block(path: Path, name: str, body: str) -> None:
-    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    if not path.is_file():
-        raise cli.InputError(f"{path}: no such file")
-    text = path.read_text(encoding="utf-8")
-    i, j = text.find(start), text.find(end)
-    if i < 0 or j < i:
-        raise cli.InputError(f"{path}: no '{start}' ... '{end}' block to rewrite")
-    write_atomic(path, text[:i] + start + "\n" + body.rstrip() + "\n" + end + text[j + len(end):])
-
-
 @cli.guarded
 def main(argv=None) -> int:
     ap = cli.Parser(prog="report.py", description=__doc__.splitlines()[0])
@@ -475,14 +464,14 @@ def main(argv=None) -> int:
     print(cited)
     if a.readme:
         readme = Path(a.readme)
-        replace_block(readme, "answers", "\n".join(answers_block(evs, readme)))
-        replace_block(readme, "figures", "\n".join(figures_block(evs, made, readme)))
-        replace_block(readme, "budget", "\n".join(budget_block(runs)))
+        cli.replace_block(readme, "answers", "\n".join(answers_block(evs, readme)))
+        cli.replace_block(readme, "figures", "\n".join(figures_block(evs, made, readme)))
+        cli.replace_block(readme, "budget", "\n".join(budget_block(runs)))
         print(readme)
     if a.docs:
         for ev in evs:
             note = Path(a.docs) / Path(ev.technique.note).name
-            replace_block(note, "measured", "\n".join(docs_block(ev, suite, readiness)))
+            cli.replace_block(note, "measured", "\n".join(docs_block(ev, suite, readiness)))
             print(note)
     return 0
 

@@ -51,3 +51,18 @@ def ids_list(text: str, what: str) -> list:
     if not ids:
         raise InputError(f"{what}: no ids given")
     return ids
+
+
+def replace_block(path, name: str, body: str) -> None:
+    """Rewrite the generated block `<!-- name:start -->` ... `<!-- name:end -->` of a Markdown file."""
+    from pathlib import Path
+    from .markdown import write_atomic
+    path = Path(path)
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    text = path.read_text(encoding="utf-8")
+    i, j = text.find(start), text.find(end)
+    if i < 0 or j < i:
+        raise InputError(f"{path}: no '{start}' ... '{end}' block to rewrite")
+    write_atomic(path, text[:i] + start + "\n" + body.rstrip() + "\n" + end + text[j + len(end):])

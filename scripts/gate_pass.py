@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Make one real pass through CI's two-commit gate and keep it in results/ci/: an A/A pass (this
+commit against the baseline's, whose benchmark code is the same) or an A/B pass against a real
+regression (a patch from scripts/tests/regressions/, applied in a throwaway worktree).
+
+    python3 scripts/gate_pass.py                           # A/A: this checkout against the baseline's commit
+    python3 scripts/gate_pass.py --patch indexof-slower-10pct
+    python3 scripts/gate_pass.py --list                    # the regression patches
+
+It runs CI's own gate pass (the `gate` line of scripts/ci_plan.py: `mvn jmh:run
+-Djmh.against=BASE -Djmh.gate ...`) with the results written to results/ci/, records beside the
+result what the pass was (`*.pass.json`: A/A or the patch, what the gate should say), and prints
+the gate's verdict (scripts/gate.py). gate_power.py counts these passes. The worktree is removed
+when the pass ends, fails or is interrupted; nothing is left running. Exit 0 when the pass was made
+and stored (whatever the gate said), 2 on bad input or a failed run.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from hpb import cli, config
+from hpb.model import REPO, RESULTS_DIR, InputError
+
+PATCHES = Path(__file__).resolve().parent / "tests" / "regressions"
+CI_DIR = RESULTS_DIR / "ci"
+
+
+def patches() -> dict:
+    return {p.stem: p for p in sorted(PATCHES.glob("*.patch"))}
+
+
+def gate_args() -> list:
+    """CI's gate pass, as ci_plan.py plans it."""
+    out = subprocess.run([sys.executable, str(REPO / "scripts" / "ci_plan.py")], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise InputError(f"ci_plan.py failed: {out.stderr.strip()}")
+    for line in out.stdout.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 3 and fields[1] == "gate":
+            return fields[3:]
+    raise InputError("ci_plan.py plans no gate pass (no claim names a pass with \"gate\": true)")
+
+
+def git(*args, cwd=REPO) -> str:
+    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise InputError(f"git {' '.join(args)}: {(p.stderr or p.stdout).strip().splitlines()[-1:] or ['failed']}")
+    return p.stdout.strip()
+
+
+def newest(after: set) -> Path | None:
+    made = [p for p in CI_DIR.glob("2*.json") if not p.name.endswith((".provenance.json", ".pass.json")) and p not in after]
+    return max(made, default=None, key=lambda p: p.stat().st_mtime)
+
+
+def make_pass(patch: Path | None) -> Path:
+    CI_DIR.mkdir(parents=True, exist_ok=True)
+    before = set(CI_DIR.glob("2*.json"))
+    args = gate_args()
+    worktree = None
+    try:
+        where = REPO
+        if patch is not None:
+            worktree = Path(tempfile.mkdtemp(prefix="hotpath-bench-pass-"))
+            os.rmdir(worktree)
+            git("worktree", "add", "--detach", str(worktree), "HEAD")
+            where = worktree
+            git("apply", str(patch), cwd=where)
+        cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={CI_DIR}"]
+        print("gate_pass:", " ".join(cmd), flush=True)
+        if subprocess.run(cmd, cwd=where, stdin=subprocess.DEVNULL).returncode != 0:
+            raise InputError("the gate pass's JMH run failed (its output is above); nothing was stored")
+    finally:
+        if worktree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, capture_output=True)
+            shutil.rmtree(worktree, ignore_errors=True)
+            subprocess.run(["git", "worktree", "prune"], cwd=REPO, capture_output=True)
+    result = newest(before)
+    if result is None:
+        raise InputError("the gate pass wrote no result into results/ci/")
+    record = {"kind": "A/B" if patch else "A/A", "patch": patch.stem if patch else None,
+              "expect": "fail" if patch else "pass", "head": git("rev-parse", "HEAD"),
+              "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
+    return result
+
+
+@cli.guarded
+def main(argv=None) -> int:
+    ap = cli.Parser(prog="gate_pass.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--patch", help="a regression patch's name (see --list); without it, an A/A pass")
+    ap.add_argument("--list", action="store_true", help="list the regression patches and stop")
+    a = ap.parse_args(argv)
+    known = patches()
+    if a.list:
+        for name, p in known.items():
+            print(name)
+        return 0
+    config.load_suite()
+    patch = None
+    if a.patch is not None:
+        if a.patch not in known:
+            raise InputError(f"--patch: no patch {a.patch!r} in {PATCHES.relative_to(REPO)} (known: {', '.join(known) or 'none'})")
+        patch = known[a.patch]
+    if git("status", "--porcelain", "--untracked-files=no", "--", "src", "pom.xml"):
+        raise InputError("the benchmark code (src/, pom.xml) has uncommitted changes: a pass must measure committed code")
+    result = make_pass(patch)
+    print(f"gate_pass: stored {result.relative_to(REPO)}", flush=True)
+    subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result)])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
