@@ -472,3 +472,49 @@ def test_committed_runs_of_one_code_agree_within_the_declared_heap_resolution(su
                     widest = max(widest, max(total) - min(total))
             assert widest <= 2 * res["bytes"], (t.id, name, widest)
     assert compared >= 20  # the two JDK 17 runs of the current code, keys and latency
+
+
+# ---------------------------------------------------------------- two commits side by side
+
+GATE_SHORT_FORKS = REPO / "results" / "pilot" / "20261125T080338Z-57b366d.json"  # -Djmh.gate, CI-short forks, A/A
+
+
+def test_a_gate_run_is_judged_on_its_own_and_an_undecided_check_fails_saying_how_close(capsys):
+    """The first real gate pass (57b366d against 5ee6d28, the same benchmark code, with forks of
+    2 x 1 s warm-up): two checks stayed undecided after the second look, so the gate fails."""
+    code, out, _ = run_gate(capsys, GATE_SHORT_FORKS)
+    gains = rows(out, "gain")
+    assert code == 1 and out.strip().splitlines()[-1].startswith("GATE FAILED: 2 inconclusive")
+    bars = [r for r in gains if 'delimiter="||"' in r][0]
+    assert "INCONCLUSIVE" in bars and "10 trials, look 2 of 2" in bars and "short of 0.80x" in bars
+    pooled = [r for r in gains if "redis-pooled" in r][0]
+    assert " PASS " in pooled and "5 trials, look 1 of 2" in pooled
+    assert all(" PASS " in r for r in rows(out, "claim")), "the fixed bars hold on head's forks"
+    assert not [r for r in rows(out, "time") + rows(out, "B/op") if "REGRESSION" in r]
+
+
+def test_the_gate_rule_is_the_one_the_run_recorded_and_matches_the_schedules_own_figures():
+    import json
+    from hpb import twocommit
+    run = load(GATE_SHORT_FORKS)
+    rule = twocommit.rule_of(run)
+    assert rule.looks == (5, 10) and rule.margin_pct == 20 and rule.level == pytest.approx(0.975)
+    from hpb.config import load_suite
+    suite = load_suite()
+    by = twocommit.sides(run)
+    prov = json.loads(GATE_SHORT_FORKS.with_name(GATE_SHORT_FORKS.name[:-5] + ".provenance.json").read_text())
+    seen = {(c["claim"], c["params"].get("delimiter")): c for c in prov["gate"]["checks"]}
+    for t, c in twocommit.gained_pairs(suite):
+        for params, d in twocommit.gain_logs(by, t, c, suite):
+            java = seen[(c["id"], params.get("delimiter"))]
+            outcome, fig = twocommit.decide(list(d.values()), rule)
+            assert len(d) == java["n"]
+            assert fig.value == pytest.approx(java["change"], rel=1e-9)
+            assert fig.lo == pytest.approx(java["low"], rel=1e-4) and fig.hi == pytest.approx(java["high"], rel=1e-4)  # Java: t from a 4-digit table
+            assert (outcome != "inconclusive") == java["decided"]
+
+
+def test_a_two_commit_run_takes_no_baseline_or_claim_options():
+    p = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(GATE_SHORT_FORKS), "--no-claims"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "judged on its own" in p.stderr and len(p.stderr.strip().splitlines()) == 1
