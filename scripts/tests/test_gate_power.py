@@ -57,3 +57,23 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     for args in (["--looks", "1"], ["--margin", "150"], ["--looks", "x"], ["--looks", "10,5"]):
         p = subprocess.run([sys.executable, str(SCRIPTS / "gate_power.py"), *args], capture_output=True, text=True)
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, (args, p.stderr)
+
+
+def test_every_regression_patch_applies_to_this_tree_and_changes_only_technique_code():
+    """gate_pass.py applies these in a throwaway worktree; a patch that no longer applies would make
+    no A/B pass at all."""
+    patches = sorted((SCRIPTS / "tests" / "regressions").glob("*.patch"))
+    assert [p.stem for p in patches] == ["indexof-alloc-one-object", "indexof-slower-10pct", "indexof-slower-25pct",
+                                         "shared-slower-20pct"]
+    for p in patches:
+        check = subprocess.run(["git", "apply", "--check", str(p)], cwd=SCRIPTS.parent, capture_output=True, text=True)
+        assert check.returncode == 0, (p.name, check.stderr)
+        touched = [line[6:] for line in p.read_text().splitlines() if line.startswith("+++ b/")]
+        assert touched and all(t.startswith("src/main/java/io/hotpathbench/") for t in touched), touched
+
+
+def test_gate_pass_lists_its_patches_and_refuses_an_unknown_one_in_one_line():
+    p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), "--list"], capture_output=True, text=True)
+    assert p.returncode == 0 and "indexof-slower-10pct" in p.stdout.split()
+    p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), "--patch", "nope"], capture_output=True, text=True)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "no patch 'nope'" in p.stderr
