@@ -111,7 +111,10 @@ def main(argv=None) -> int:
         patch = known[a.patch]
     if git("status", "--porcelain", "--untracked-files=no", "--", "src", "pom.xml"):
         raise InputError("the benchmark code (src/, pom.xml) has uncommitted changes: a pass must measure committed code")
-    result = make_pass(patch)
+    try:
+        result = make_pass(patch)
+    except KeyboardInterrupt:
+        cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing was stored", 130)
     print(f"gate_pass: stored {result.relative_to(REPO)}", flush=True)
     subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result)])
     return 0
