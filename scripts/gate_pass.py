@@ -64,6 +64,7 @@ def make_pass(patch: Path | None) -> Path:
     CI_DIR.mkdir(parents=True, exist_ok=True)
     before = set(CI_DIR.glob("2*.json"))
     args = gate_args()
+    head = git("rev-parse", "HEAD")
     worktree = None
     try:
         where = REPO
@@ -86,7 +87,7 @@ def make_pass(patch: Path | None) -> Path:
     if result is None:
         raise InputError("the gate pass wrote no result into results/ci/")
     record = {"kind": "A/B" if patch else "A/A", "patch": patch.stem if patch else None,
-              "expect": "fail" if patch else "pass", "head": git("rev-parse", "HEAD"),
+              "expect": "fail" if patch else "pass", "head": head,
               "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
     return result
