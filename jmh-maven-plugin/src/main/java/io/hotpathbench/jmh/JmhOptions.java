@@ -233,9 +233,12 @@ public final class JmhOptions {
             if (o.against == null) {
                 throw new IllegalArgumentException("-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
             }
-            if (trials != null || budget != null || quick) {
-                throw new IllegalArgumentException("-Djmh.gate samples at its own fixed looks (" + RunDefaults.GATE_LOOKS
-                        + " trials); it cannot be combined with " + (trials != null ? "-Djmh.trials" : budget != null ? "-Djmh.budget" : "-Djmh.quick"));
+            if (budget != null || quick) {
+                throw new IllegalArgumentException("-Djmh.gate samples at fixed looks (" + RunDefaults.GATE_LOOKS
+                        + " trials, or one look at -Djmh.trials=N); it cannot be combined with " + (budget != null ? "-Djmh.budget" : "-Djmh.quick"));
+            }
+            if (trials != null && trials < 2) {
+                throw new IllegalArgumentException("-Djmh.gate with -Djmh.trials=" + trials + ": a look needs at least 2 trials for an interval");
             }
         }
         return o;

@@ -58,6 +58,25 @@ record PairedRatio(int n, double ratio, double low, double high) {
         2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
         2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
 
+    private static final double[] T95 = {
+        6.3138, 2.9200, 2.3534, 2.1318, 2.0150, 1.9432, 1.8946, 1.8595, 1.8331, 1.8125,
+        1.7959, 1.7823, 1.7709, 1.7613, 1.7531, 1.7459, 1.7396, 1.7341, 1.7291, 1.7247,
+        1.7207, 1.7171, 1.7139, 1.7109, 1.7081, 1.7056, 1.7033, 1.7011, 1.6991, 1.6973};
+
+    /** The 0.95 quantile of Student's t with {@code df} degrees of freedom (a gate run's single look). */
+    static double t95(int df) {
+        if (df < 1) {
+            throw new IllegalArgumentException("degrees of freedom must be positive: " + df);
+        }
+        if (df <= T95.length) {
+            return T95[df - 1];
+        }
+        double z = 1.644854;
+        double z3 = z * z * z;
+        double z5 = z3 * z * z;
+        return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df);
+    }
+
     /** The 0.975 quantile of Student's t with {@code df} degrees of freedom. */
     static double t975(int df) {
         if (df < 1) {

@@ -88,7 +88,7 @@ final class TrialRecord {
         m.put("looks", gate.looks());
         m.put("marginPct", gate.marginPct());
         m.put("alpha", 1 - PairedRatio.CONFIDENCE);
-        m.put("levelPerLook", 1 - (1 - PairedRatio.CONFIDENCE) / 2);
+        m.put("levelPerLook", 1 - (1 - PairedRatio.CONFIDENCE) / gate.looks().size());
         List<Object> checks = new ArrayList<>();
         for (TrialSchedule.Group g : schedule.groups()) {
             for (TrialSchedule.Check k : g.checks) {

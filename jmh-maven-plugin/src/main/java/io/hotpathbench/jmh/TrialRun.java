@@ -165,7 +165,8 @@ final class TrialRun {
         long seed = options.seed() != null ? options.seed() : new SecureRandom().nextLong();
         TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
         if (options.gate()) {
-            schedule.gate(new TrialSchedule.Gate(RunDefaults.GATE_LOOKS, RunDefaults.GATE_MARGIN_PCT));
+            List<Integer> looks = options.trials() != null ? List.of(options.trials()) : RunDefaults.GATE_LOOKS;
+            schedule.gate(new TrialSchedule.Gate(looks, RunDefaults.GATE_MARGIN_PCT));
         }
         long citedGroups = groups.stream().filter(g -> !g.cited.isEmpty()).count();
         mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()

@@ -81,10 +81,26 @@ final class TrialSchedule {
     /** The gate's looks (trial counts at which groups are judged) and its non-inferiority margin. */
     record Gate(List<Integer> looks, double marginPct) {
 
-        /** A change is decided when its 95% interval lies wholly above or wholly below 1 - margin. */
+        /**
+         * A change is decided when its one-sided bounds at level 1 - 0.05 / looks lie wholly above or
+         * wholly below 1 - margin: with two looks, the ends of its 95% two-sided interval; with one,
+         * the 90% interval's, computed from the 95% one's half-width and the ratio of t quantiles.
+         */
         boolean decided(PairedRatio change) {
             double bar = 1 - marginPct / 100;
-            return change.n() >= 2 && (change.low() > bar || change.high() < bar);
+            if (change.n() < 2) {
+                return false;
+            }
+            double low = change.low();
+            double high = change.high();
+            if (looks.size() == 1) {
+                double scale = PairedRatio.t95(change.n() - 1) / PairedRatio.t975(change.n() - 1);
+                double mid = Math.log(change.ratio());
+                double half = (Math.log(high) - mid) * scale;
+                low = Math.exp(mid - half);
+                high = Math.exp(mid + half);
+            }
+            return low > bar || high < bar;
         }
     }
 

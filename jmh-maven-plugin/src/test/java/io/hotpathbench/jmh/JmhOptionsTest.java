@@ -210,8 +210,11 @@ class JmhOptionsTest {
         assertEquals(null, o.trials());
         assertMessage(Map.of("jmh.gate", ""),
                 "-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
-        assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "3"),
-                "-Djmh.gate samples at its own fixed looks ([5, 10] trials); it cannot be combined with -Djmh.trials");
+        assertEquals(5, JmhOptions.parse(Map.of("jmh.against", "HEAD~1", "jmh.gate", "", "jmh.trials", "5")).trials());
+        assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.budget", "10m"),
+                "-Djmh.gate samples at fixed looks ([5, 10] trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.budget");
+        assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "1"),
+                "-Djmh.gate with -Djmh.trials=1: a look needs at least 2 trials for an interval");
         assertEquals(List.of("a", "b"), JmhOptions.parse(Map.of("jmh.claims", "a, b")).claims());
         assertMessage(Map.of("jmh.claims", " , "),
                 "-Djmh.claims=ID,ID needs at least one claim id (scripts/techniques/*.json, \"claims\")");

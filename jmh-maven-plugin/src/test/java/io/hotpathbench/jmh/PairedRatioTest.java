@@ -59,4 +59,11 @@ class PairedRatioTest {
         assertEquals(1.1 / 0.9, PairedRatio.target(10), 1e-12);
         assertEquals(1.05 / 0.95, PairedRatio.target(5), 1e-12);
     }
+
+    @Test
+    void theOneSidedNinetyFivePercentQuantileOfTheGatesSingleLook() {
+        org.junit.jupiter.api.Assertions.assertEquals(2.1318, PairedRatio.t95(4), 1e-4);
+        org.junit.jupiter.api.Assertions.assertEquals(1.6973, PairedRatio.t95(30), 1e-4);
+        org.junit.jupiter.api.Assertions.assertEquals(1.6839, PairedRatio.t95(40), 1e-3);
+    }
 }

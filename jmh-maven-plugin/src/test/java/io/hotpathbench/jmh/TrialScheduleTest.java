@@ -254,6 +254,11 @@ class TrialScheduleTest {
 
     /** A gate run of two groups: at "||" head's INDEX_OF is {@code headFactor} of base's; at "::" nothing changed. */
     private static List<TrialSchedule.Group> gateRun(double headFactor, double noise, List<String> ran) throws Exception {
+        return gateRun(headFactor, noise, ran, List.of(5, 10));
+    }
+
+    private static List<TrialSchedule.Group> gateRun(double headFactor, double noise, List<String> ran, List<Integer> looks)
+            throws Exception {
         List<TrialSchedule.Configuration> cs = new ArrayList<>();
         for (String d : List.of("||", "::")) {
             for (String side : List.of("base", "head")) {
@@ -267,7 +272,7 @@ class TrialScheduleTest {
         groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
         Random random = new Random(7);
         TrialSchedule schedule = new TrialSchedule(groups, 3, null, null, () -> 0L)
-                .gate(new TrialSchedule.Gate(List.of(5, 10), 20));
+                .gate(new TrialSchedule.Gate(looks, 20));
         schedule.run((c, g, trial, order) -> {
             ran.add(g.id + "/" + trial + "/" + c.label());
             double mean = c.params().get("variant").equals("INDEX_OF") ? 3.0 : 1.0;
@@ -309,5 +314,13 @@ class TrialScheduleTest {
         TrialSchedule.Group atMargin = noisy.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
         assertEquals(10, atMargin.trials, "a change at the margin with noisy forks is not decided at 5 and runs to the last look");
         assertTrue(List.of("decided at 10 trials", "undecided at the last look").contains(atMargin.ended), atMargin.ended);
+    }
+
+    @Test
+    void aGateOfOneLookStopsEveryGroupThereDecidedOrNot() throws Exception {
+        List<TrialSchedule.Group> groups = gateRun(0.8, 0.15, new ArrayList<>(), List.of(5));
+        assertTrue(groups.stream().allMatch(g -> g.trials == 5), "one look: 5 trials, whatever the noise");
+        TrialSchedule.Group bars = groups.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
+        assertEquals("undecided at the last look", bars.ended);
     }
 }
