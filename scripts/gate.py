@@ -80,6 +80,8 @@ def main(argv=None) -> int:
                     help="absolute-time regressions warn instead of failing (short runs); allocation and ratios still gate")
     ap.add_argument("--no-claims", action="store_true", help="skip the claims")
     ap.add_argument("--claim-ids", help="check only these claims (comma-separated ids)")
+    ap.add_argument("--undecided", choices=("fail", "warn"), default="fail",
+                    help="two-commit runs: a gain check the run could not decide fails (the rule) or warns (CI on a noisy machine)")
     a = ap.parse_args(argv)
     suite = config.load_suite(a.suite, a.techniques)
     ids = cli.ids_list(a.claim_ids, "--claim-ids") if a.claim_ids is not None else None
@@ -90,7 +92,7 @@ def main(argv=None) -> int:
         if a.baseline or a.no_baseline or ids is not None or a.no_claims or a.time_warn_only:
             raise cli.InputError("a two-commit run is judged on its own: give it alone, without baseline or claim options")
         verdicts.check_units(cur.results, suite)
-        return report(twocommit.judge(cur, suite), warnings)
+        return report(twocommit.judge(cur, suite, a.undecided), warnings)
     if a.no_baseline:
         pass
     elif a.baseline:

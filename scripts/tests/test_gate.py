@@ -514,6 +514,26 @@ def test_the_gate_rule_is_the_one_the_run_recorded_and_matches_the_schedules_own
             assert (outcome != "inconclusive") == java["decided"]
 
 
+def test_in_cis_mode_an_undecided_check_warns_and_only_a_shown_loss_fails(capsys, tmp_path):
+    code, out, _ = run_gate(capsys, GATE_SHORT_FORKS, "--undecided", "warn")
+    assert code == 0 and "GATE PASSED" in out and len([r for r in rows(out, "gain") if " WARN " in r]) == 2
+    assert all("only a loss shown beyond the margin fails" in r for r in rows(out, "gain") if " WARN " in r)
+    # head's INDEX_OF at "||" made 40% slower in every trial: the loss is shown, and fails in either mode
+    def slow(data):
+        for r in data:
+            p = r["params"]
+            if p.get("side") == "head" and p.get("variant") == "INDEX_OF" and p.get("delimiter") == "||":
+                m = r["primaryMetric"]
+                m["rawData"] = [[x * 0.4 for x in fork] for fork in m["rawData"]]
+                m["score"] *= 0.4
+                m["scoreConfidence"] = [x * 0.4 for x in m["scoreConfidence"]]
+                m["scoreError"] *= 0.4
+    slower = copy_run(GATE_SHORT_FORKS, tmp_path / "slower.json", slow)
+    code, out, _ = run_gate(capsys, slower, "--undecided", "warn")
+    bars = [r for r in rows(out, "gain") if 'delimiter="||"' in r][0]
+    assert code == 1 and "REGRESSION" in bars and "fell by more than 20%" in bars
+
+
 def test_a_two_commit_run_takes_no_baseline_or_claim_options():
     p = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(GATE_SHORT_FORKS), "--no-claims"],
                        capture_output=True, text=True)

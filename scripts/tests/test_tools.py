@@ -238,7 +238,7 @@ def test_ci_makes_each_pass_once_and_judges_a_gate_pass_on_its_own(tmp_path):
         return out.stdout.strip().splitlines()[-1], calls
     status, calls = run([1, 0])
     assert status == "status=1"
-    assert calls == ["scripts/gate.py r.json --no-baseline --claim-ids a,b", "scripts/gate.py r.json"]
+    assert calls == ["scripts/gate.py r.json --no-baseline --claim-ids a,b", "scripts/gate.py r.json --undecided warn"]
     assert run([0, 0])[0] == "status=0"
     assert run([0, 2])[0] == "status=2"
 
