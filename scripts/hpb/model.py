@@ -539,12 +539,13 @@ def _provenance(path: Path):
 
 def result_files(results_dir=RESULTS_DIR) -> list:
     """Every run in a results folder, oldest first (names start with their UTC time): JSON files
-    that are not provenance, not the gate's baseline and not hidden partial files."""
+    that are not provenance, not a gate pass's record (results/ci/*.pass.json), not the gate's
+    baseline and not hidden partial files."""
     d = Path(results_dir)
     if not d.is_dir():
         return []
     return sorted(p for p in d.glob("*.json")
-                  if not p.name.startswith(".") and not p.name.endswith(".provenance.json")
+                  if not p.name.startswith(".") and not p.name.endswith((".provenance.json", ".pass.json"))
                   and p.name[:1].isdigit())
 
 
