@@ -65,28 +65,22 @@ record PairedRatio(int n, double ratio, double low, double high) {
 
     /** The 0.95 quantile of Student's t with {@code df} degrees of freedom (a gate run's single look). */
     static double t95(int df) {
-        if (df < 1) {
-            throw new IllegalArgumentException("degrees of freedom must be positive: " + df);
-        }
-        if (df <= T95.length) {
-            return T95[df - 1];
-        }
-        double z = 1.644854;
-        double z3 = z * z * z;
-        double z5 = z3 * z * z;
-        return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df);
+        return quantile(T95, 1.644854, df);
     }
 
     /** The 0.975 quantile of Student's t with {@code df} degrees of freedom. */
     static double t975(int df) {
+        return quantile(T975, 1.959964, df);
+    }
+
+    /** A t quantile: from the table up to 30 degrees of freedom, beyond it the Cornish-Fisher expansion around the normal quantile {@code z} (within 1e-4 of the table at 30). */
+    private static double quantile(double[] table, double z, int df) {
         if (df < 1) {
             throw new IllegalArgumentException("degrees of freedom must be positive: " + df);
         }
-        if (df <= T975.length) {
-            return T975[df - 1];
+        if (df <= table.length) {
+            return table[df - 1];
         }
-        // Cornish-Fisher expansion around the normal quantile; within 1e-4 of the table beyond 30.
-        double z = 1.959964;
         double z3 = z * z * z;
         double z5 = z3 * z * z;
         return z + (z3 + z) / (4.0 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96.0 * df * df);
