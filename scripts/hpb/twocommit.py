@@ -188,8 +188,9 @@ def gain_logs(by: dict, t, c, suite: Suite) -> list:
 
 def judge(run: Run, suite: Suite, undecided: str = "fail") -> list:
     """Every verdict of the gate on a two-commit run: gains, fixed-bar claims on head, time, allocation.
-    undecided='warn' reports a gain check the run could not decide as a warning instead of failing
-    (CI's mode, docs/gate.md says why); a loss shown beyond the margin fails either way."""
+    undecided='warn' reports a gain check the run could not decide, and a fixed bar its interval
+    neither clears nor wholly misses, as warnings instead of failing (CI's mode, docs/gate.md says
+    why); a loss shown beyond the margin, and a bar shown missed, fail either way."""
     from .verdicts import Verdict, describe, judge_claims
     by = sides(run)
     rule = rule_of(run)
@@ -221,7 +222,11 @@ def judge(run: Run, suite: Suite, undecided: str = "fail") -> list:
                 outcome, why = "warn", why + " (a warning here: only a loss shown beyond the margin fails)"
             out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",
                                extra={"n": n, "logs": logs}))
-    out += judge_claims(by["head"], suite, ids=ids) if ids else []
+    for v in judge_claims(by["head"], suite, ids=ids) if ids else []:
+        if undecided == "warn" and v.outcome in ("fail", "inconclusive") and not _shown_to_miss(v):
+            v = dataclasses.replace(v, outcome="warn", reason=v.reason + "; not shown to miss the bar either "
+                                    "(a warning here: only a bar shown missed fails)")
+        out.append(v)
     base = {r.key: r for r in by["base"]}
     pairs = [(h, base[h.key]) for h in by["head"] if h.key in base]
     m = max(1, len(pairs))
@@ -245,6 +250,13 @@ def judge(run: Run, suite: Suite, undecided: str = "fail") -> list:
     if not pairs:
         raise InputError(f"{run.name}: no configuration was measured on both sides")
     return out
+
+
+def _shown_to_miss(v) -> bool:
+    """A fixed-bar claim whose whole interval misses its bar (its optimistic end too)."""
+    if v.figure is None or not v.figure.known or v.bar is None:
+        return False
+    return v.figure.hi < v.bar if v.need == ">=" else v.figure.lo > v.bar if v.need == "<=" else False
 
 
 def gain_rows(by: dict, suite: Suite) -> list:

@@ -532,6 +532,22 @@ def test_in_cis_mode_an_undecided_check_warns_and_only_a_shown_loss_fails(capsys
     code, out, _ = run_gate(capsys, slower, "--undecided", "warn")
     bars = [r for r in rows(out, "gain") if 'delimiter="||"' in r][0]
     assert code == 1 and "REGRESSION" in bars and "fell by more than 20%" in bars
+    claim = [r for r in rows(out, "claim") if 'delimiter="||"' in r][0]
+    assert " FAIL " in claim, "a bar shown missed (the whole interval below 2x) fails in CI's mode too"
+
+
+def test_in_cis_mode_a_bar_neither_cleared_nor_shown_missed_warns(capsys, tmp_path):
+    def slow(data):  # head's INDEX_OF at "::" to about 0.7x: its gain over String.split near the 2x bar
+        for r in data:
+            p = r["params"]
+            if p.get("side") == "head" and p.get("variant") == "INDEX_OF" and p.get("delimiter") == "::":
+                r["primaryMetric"]["rawData"] = [[x * 0.7 for x in fork] for fork in r["primaryMetric"]["rawData"]]
+    near = copy_run(GATE_SHORT_FORKS, tmp_path / "near.json", slow)
+    _, out, _ = run_gate(capsys, near, "--undecided", "warn")
+    claim = [r for r in rows(out, "claim") if 'delimiter="::"' in r][0]
+    assert " WARN " in claim and "not shown to miss the bar either" in claim
+    _, out, _ = run_gate(capsys, near)
+    assert " FAIL " in [r for r in rows(out, "claim") if 'delimiter="::"' in r][0], "the rule: the pessimistic end decides"
 
 
 def test_a_two_commit_run_takes_no_baseline_or_claim_options():
