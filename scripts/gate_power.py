@@ -279,7 +279,7 @@ def readme_block(per_claim, rates, draws, passes, ci_rates) -> str:
     c20 = [rates[(cid, 0.20)][0] for cid in per_claim]
     c10 = [rates[(cid, 0.10)][0] for cid in per_claim]
     trials = sum(len(l) for runs in per_claim.values() for _, l in runs)
-    lines.append(f"- **Resampled** ({draws} synthetic CI runs drawn from {trials} real trials of this machine): "
+    lines.append(f"- **Resampled** ({draws} synthetic CI runs drawn from {trials} real trials: the committed runs and both sides of every gate pass): "
                  f"false alarms {rates[('run', 0.0)][0]:.1%} per CI run (target: 1%); a 20% loss of a claimed gain "
                  f"caught in {min(c20):.0%}-{max(c20):.0%} of passes (target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
     worst = max(per_claim, key=lambda cid: rates[(cid, 0.0)][0])
