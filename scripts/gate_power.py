@@ -32,7 +32,7 @@ import random
 import statistics
 import sys
 
-from hpb import cli, config, evidence, twocommit, verdicts
+from hpb import cli, config, evidence, forks, twocommit, verdicts
 from hpb.markdown import table
 from hpb.model import ALLOC, InputError, RESULTS_DIR, load, result_files
 
@@ -176,6 +176,50 @@ def upper_bound(failed: int, n: int, level: float = 0.95) -> float:
     return hi
 
 
+def check_seconds(passes) -> dict:
+    """(claim id, params) -> mean seconds one trial of its check cost (its group's four forks), from
+    the schedules of the real gate passes."""
+    acc = {}
+    for _, run, *_ in passes:
+        sched = run.provenance.get("trials", {}).get("schedule") or []
+        for c in run.provenance.get("gate", {}).get("checks") or []:
+            secs = [e.get("seconds") or 0.0 for e in sched if e.get("group") == c.get("group")]
+            trials = len({e.get("trial") for e in sched if e.get("group") == c.get("group")})
+            if trials:
+                key = (c.get("claim"), tuple(sorted((c.get("params") or {}).items())))
+                acc.setdefault(key, []).append(sum(secs) / trials)
+    return {k: sum(v) / len(v) for k, v in acc.items()}
+
+
+def plan(per_claim, passes, rule, run_fa=0.01, catch=0.95, most=400) -> tuple:
+    """What the targets would cost on the machine the trials came from: per check, the trials one
+    look needs so that a run of all the checks fails an unchanged commit at most `run_fa` of the time
+    (Sidak over the checks) while a loss of exactly the margin still fails `catch` of the time, and
+    the minutes that is at the seconds one trial of that check cost in the real passes. Normal
+    approximation of the one-sided t bound from the pooled spread (a trial's change of gain has sd
+    sqrt(2) x the spread of one side's gain, as the resampling draws it). Returns (rows, checks,
+    per-check false-alarm rate, the per-trial spread of one side's gain at which 5 trials would do)."""
+    secs = check_seconds(passes)
+    checks = sorted(secs) or sorted((cid, ()) for cid in per_claim)
+    k = len(checks)
+    per_check = 1 - (1 - run_fa) ** (1 / k)
+    bar = -math.log(1 - rule.margin_pct / 100)
+    z = statistics.NormalDist().inv_cdf(1 - per_check)
+    alpha = 1 - catch
+    rows = []
+    for cid, params in checks:
+        if cid not in per_claim:
+            continue
+        sd = math.sqrt(2) * statistics.pstdev(centred(per_claim[cid]))
+        n = next((n for n in range(2, most + 1)
+                  if statistics.NormalDist().cdf(forks.t_quantile(1 - alpha, n - 1) - bar * math.sqrt(n) / sd) <= per_check),
+                 None)
+        s = secs.get((cid, params))
+        rows.append((cid, dict(params), sd, n, None if s is None or n is None else n * s / 60))
+    five = bar * math.sqrt(5) / (forks.t_quantile(1 - alpha, 4) + z) / math.sqrt(2)
+    return rows, k, per_check, five
+
+
 def real_passes(suite, ci_dir=CI_DIR) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
     gate_pass.py kept. CI's mode (gate.py --undecided warn) fails only a loss shown beyond the margin."""
@@ -197,7 +241,28 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
     return out
 
 
-def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None) -> str:
+def plan_lines(planned, rule) -> list:
+    rows, k, per_check, five = planned
+    lines = ["", "## What the targets would take here", "",
+             f"For one CI run of these {k} checks to fail an unchanged commit at most 1% of the time (each check at most "
+             f"{per_check:.2%}) while a loss of exactly the {rule.margin_pct:g}% margin still fails 95% of the time, one look "
+             "needs the trials below (normal approximation of the one-sided t bound from the spread measured above; "
+             "minutes at what one trial of the check cost in the real passes, its four forks):", ""]
+    body = []
+    for cid, params, sd, n, mins in rows:
+        where = params.get("delimiter", "")
+        body.append([cid + (f" `{where}`" if where else ""), f"{sd:.1%}", n if n else "more than 400",
+                     "" if mins is None else f"{mins:.0f}"])
+    total = [m for *_, m in rows if m is not None]
+    if total and len(total) == len(rows):
+        body.append(["**all checks**", "", "", f"**{sum(total):.0f}**"])
+    lines += table(["check", "sd of one trial's change of gain (log)", "trials", "minutes"], body)
+    lines += ["", f"At 5 trials a check the same targets hold only when one side's gain moves at most {five:.1%} "
+              "from trial to trial (sd of its log)."]
+    return lines
+
+
+def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None, planned=None) -> str:
     lines = ["# The two-commit gate's error rates", "",
              f"Rule (hpb/twocommit.py, docs/gate.md): non-inferiority at a margin of {rule.margin_pct:g}% of each claimed "
              f"pair's gain, looks at {', '.join(map(str, rule.looks))} trials, each at one-sided level {rule.level:g} "
@@ -249,10 +314,12 @@ def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None) -
         rows = [[cid, f"{ci_rates[(cid, 0.0)]:.2%}"] + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] for cid in per_claim]
         rows.append(["**one CI run (any gain check)**", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", ""])
         lines += table(["claim", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
+    if planned is not None:
+        lines += plan_lines(planned, rule)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def readme_block(per_claim, rates, draws, passes, ci_rates) -> str:
+def readme_block(per_claim, rates, draws, passes, ci_rates, planned=None) -> str:
     """The README's summary: the real passes first, then the resampled rates, each saying what it rests on."""
     lines = ["_Generated by `python3 scripts/gate_power.py --out results/gate-power.md --readme README.md`; "
              "the tables are in [results/gate-power.md](results/gate-power.md)._", ""]
@@ -290,6 +357,13 @@ def readme_block(per_claim, rates, draws, passes, ci_rates) -> str:
     lines.append(f"- **CI's mode, resampled** (one look, only a shown loss fails): false alarms {ci_rates[('run', 0.0)]:.1%} "
                  f"per CI run; a 20% loss caught in {min(s20):.0%}-{max(s20):.0%}, a 30% loss in {min(s30):.0%}-{max(s30):.0%}: "
                  "it rarely fails an unchanged commit and misses most losses near the margin.")
+    if planned is not None:
+        rows, k, _, five = planned
+        mins = [m for *_, m in rows if m is not None]
+        if rows and len(mins) == len(rows):
+            lines.append(f"- **What the targets would take here**: one look of {min(n for *_, n, _ in rows)}-{max(n for *_, n, _ in rows)} "
+                         f"trials a check, about {sum(mins):.0f} minutes of gate for the {k} checks; 5 trials would do only if one "
+                         f"side's gain moved at most {five:.0%} a trial (results/gate-power.md).")
     return "\n".join(lines) + "\n"
 
 
@@ -337,9 +411,10 @@ def main(argv=None) -> int:
     ci_rule = twocommit.Rule(ci_looks(suite), a.margin, a.alpha)
     ci_rates = estimate_ci(pools, ci_rule, a.draws, a.seed)
     passes = [] if a.runs else real_passes(suite)
-    cli.emit(report(per_claim, rates, rule, a.draws, passes, ci_rates, ci_rule), a.out)
+    planned = plan(per_claim, passes, rule)
+    cli.emit(report(per_claim, rates, rule, a.draws, passes, ci_rates, ci_rule, planned), a.out)
     if a.readme:
-        cli.replace_block(a.readme, "gate-power", readme_block(per_claim, rates, a.draws, passes, ci_rates))
+        cli.replace_block(a.readme, "gate-power", readme_block(per_claim, rates, a.draws, passes, ci_rates, planned))
     return 0
 
 

@@ -57,6 +57,19 @@ def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what
     assert "CI's mode: one look at 5 trials" in text
 
 
+def test_the_plan_needs_more_trials_for_noisier_trials_and_five_at_the_spread_it_names():
+    def pool(sd):  # a run's per-trial log gains with exactly this population sd
+        return [("run", [sd, -sd] * 10)]
+    rows, k, per_check, five = gate_power.plan({"quiet": pool(0.03), "noisy": pool(0.17)}, [], RULE)
+    assert k == 2 and per_check == pytest.approx(1 - 0.99 ** 0.5)
+    n = {cid: trials for cid, _, _, trials, _ in rows}
+    assert n["quiet"] <= 5 < n["noisy"]
+    assert all(mins is None for *_, mins in rows)  # no real pass: no seconds to price the trials at
+    # at the spread it names, one look of 5 trials meets the targets (and a little more spread does not)
+    assert gate_power.plan({"a": pool(five), "b": pool(five)}, [], RULE)[0][0][3] == 5
+    assert gate_power.plan({"a": pool(five * 1.05), "b": pool(five * 1.05)}, [], RULE)[0][0][3] > 5
+
+
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
     for args in (["--looks", "1"], ["--margin", "150"], ["--looks", "x"], ["--looks", "10,5"]):
         p = subprocess.run([sys.executable, str(SCRIPTS / "gate_power.py"), *args], capture_output=True, text=True)
