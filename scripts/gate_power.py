@@ -37,6 +37,8 @@ from hpb.markdown import table
 from hpb.model import ALLOC, InputError, RESULTS_DIR, load, result_files
 
 LOSSES = (0.10, 0.20, 0.30)
+# The issue's targets, which plan() prices: false alarms per CI run, and the share of margin-sized losses caught.
+TARGET_FALSE_ALARM, TARGET_CATCH = 0.01, 0.95
 CI_DIR = RESULTS_DIR / "ci"
 
 
@@ -191,10 +193,10 @@ def check_seconds(passes) -> dict:
     return {k: sum(v) / len(v) for k, v in acc.items()}
 
 
-def plan(per_claim, passes, rule, run_fa=0.01, catch=0.95, most=400) -> tuple:
+def plan(per_claim, passes, rule, most=400) -> tuple:
     """What the targets would cost on the machine the trials came from: per check, the trials one
-    look needs so that a run of all the checks fails an unchanged commit at most `run_fa` of the time
-    (Sidak over the checks) while a loss of exactly the margin still fails `catch` of the time, and
+    look needs so that a run of all the checks fails an unchanged commit at most TARGET_FALSE_ALARM of
+    the time (Sidak over the checks) while a loss of exactly the margin still fails TARGET_CATCH of it, and
     the minutes that is at the seconds one trial of that check cost in the real passes. Normal
     approximation of the one-sided t bound from the pooled spread (a trial's change of gain has sd
     sqrt(2) x the spread of one side's gain, as the resampling draws it). Returns (rows, checks,
@@ -202,10 +204,10 @@ def plan(per_claim, passes, rule, run_fa=0.01, catch=0.95, most=400) -> tuple:
     secs = check_seconds(passes)
     checks = sorted(secs) or sorted((cid, ()) for cid in per_claim)
     k = len(checks)
-    per_check = 1 - (1 - run_fa) ** (1 / k)
+    per_check = 1 - (1 - TARGET_FALSE_ALARM) ** (1 / k)
     bar = -math.log(1 - rule.margin_pct / 100)
     z = statistics.NormalDist().inv_cdf(1 - per_check)
-    alpha = 1 - catch
+    alpha = 1 - TARGET_CATCH
     rows = []
     for cid, params in checks:
         if cid not in per_claim:
@@ -244,8 +246,9 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
 def plan_lines(planned, rule) -> list:
     rows, k, per_check, five = planned
     lines = ["", "## What the targets would take here", "",
-             f"For one CI run of these {k} checks to fail an unchanged commit at most 1% of the time (each check at most "
-             f"{per_check:.2%}) while a loss of exactly the {rule.margin_pct:g}% margin still fails 95% of the time, one look "
+             f"For one CI run of these {k} checks to fail an unchanged commit at most {TARGET_FALSE_ALARM:.0%} of the time "
+             f"(each check at most {per_check:.2%}) while a loss of exactly the {rule.margin_pct:g}% margin still fails "
+             f"{TARGET_CATCH:.0%} of the time, one look "
              "needs the trials below (normal approximation of the one-sided t bound from the spread measured above; "
              "minutes at what one trial of the check cost in the real passes, its four forks):", ""]
     body = []
