@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Where a run's spread lives: within a fork (iteration to iteration) or between forks, and how far
+each of two per-fork figures, the mean of the measured iterations (what the suite uses) and the best
+iteration, moves from fork to fork.
+
+    python3 scripts/fork_spread.py RUN.json [RUN.json ...] [--out FILE.md]
+
+Per configuration (benchmark, mode, params; a two-commit run's sides apart): forks, iterations a fork,
+the iterations' spread within a fork (sd of their logs, averaged over the forks), the spread of the
+fork means and of the forks' best iterations (sd of logs across forks), and how many forks never came
+within 85% of the configuration's best iteration (forks that spent all their measured time in a
+slow spell of the machine, docs/gate.md). Only the primary score; configurations with fewer than 3
+forks are left out. Exit 0, or 2 on bad input (one line).
+"""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+
+from hpb import cli
+from hpb.markdown import table
+from hpb.model import InputError, fmt_key_params, load
+
+NEAR_BEST = 0.85
+
+
+def log_sd(values: list) -> float:
+    logs = [math.log(v) for v in values]
+    return statistics.stdev(logs) if len(logs) > 1 else float("nan")
+
+
+def spread(forks: list, higher_is_better: bool) -> dict:
+    """forks: each fork's measured iteration values (positive). The within- and between-fork spreads."""
+    forks = [f for f in forks if f]
+    if len(forks) < 3 or any(v <= 0 or not math.isfinite(v) for f in forks for v in f):
+        raise ValueError("need 3 forks of positive finite values")
+    best_of = max if higher_is_better else min
+    means = [statistics.fmean(f) for f in forks]
+    bests = [best_of(f) for f in forks]
+    overall = best_of(bests)
+    within = [log_sd(f) for f in forks if len(f) > 1]
+    never = sum(1 for b in bests if (b / overall if higher_is_better else overall / b) < NEAR_BEST)
+    return {"forks": len(forks), "iterations": round(statistics.fmean(len(f) for f in forks)),
+            "within": statistics.fmean(within) if within else float("nan"),
+            "betweenMeans": log_sd(means), "betweenBests": log_sd(bests), "neverNearBest": never}
+
+
+def rows_of(path: str) -> list:
+    run = load(path)
+    data = json.loads(open(path, encoding="utf-8").read())
+    out = []
+    for res, r in zip(run.results, data):
+        raw = r["primaryMetric"].get("rawData")
+        if not isinstance(raw, list) or res.mode in ("ss", "sample"):
+            continue
+        forks = [[float(v) for v in f] for f in raw if isinstance(f, list)]
+        try:
+            s = spread(forks, res.mode == "thrpt")
+        except (ValueError, TypeError):
+            continue
+        name = f"{res.simple_class}.{res.method} {fmt_key_params(res.params)}".strip()
+        out.append((name, res.mode, s))
+    return out
+
+
+def pct(x: float) -> str:
+    return "" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+@cli.guarded
+def main(argv=None) -> int:
+    ap = cli.Parser(prog="fork_spread.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", nargs="+", metavar="RUN.json")
+    ap.add_argument("--out", help="write the Markdown here instead of stdout")
+    args = ap.parse_args(argv)
+    parts = []
+    for path in args.runs:
+        rows = rows_of(path)
+        if not rows:
+            raise InputError(f"{path}: no configuration with 3 or more forks of iterations")
+        body = [[name, mode, str(s["forks"]), str(s["iterations"]), pct(s["within"]), pct(s["betweenMeans"]),
+                 pct(s["betweenBests"]), str(s["neverNearBest"])] for name, mode, s in rows]
+        parts.append(f"## {path}\n\n" + "\n".join(table(
+            ["configuration", "mode", "forks", "iterations", "within a fork", "fork means",
+             "forks' best iterations", f"forks never within {NEAR_BEST:.0%} of the best"], body)) + "\n")
+    cli.emit("\n".join(parts), args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""fork_spread.py: the within- and between-fork spreads on forks whose answers can be checked by hand."""
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fork_spread
+
+SCRIPTS = Path(__file__).resolve().parents[1]
+
+
+def test_forks_that_differ_only_in_time_spent_slow_agree_on_their_best_iteration():
+    # Each fork is at 1.0 or at 0.6 (a slow spell), in different shares: the means spread, the bests do not.
+    forks = [[1.0] * 5 + [0.6] * 1, [1.0] * 2 + [0.6] * 4, [1.0] * 4 + [0.6] * 2, [1.0] * 1 + [0.6] * 5]
+    s = fork_spread.spread(forks, higher_is_better=True)
+    assert s["forks"] == 4 and s["iterations"] == 6
+    assert s["betweenBests"] == 0
+    assert s["betweenMeans"] > 0.1
+    assert s["neverNearBest"] == 0
+
+
+def test_a_fork_that_stayed_slow_is_counted_and_time_is_judged_lower_is_better():
+    s = fork_spread.spread([[10.0, 10.2], [10.1, 10.0], [16.0, 16.5]], higher_is_better=False)
+    assert s["neverNearBest"] == 1
+    two = lambda a, b: abs(math.log(b / a)) / math.sqrt(2)  # noqa: E731  the sd of two logs
+    assert s["within"] == pytest.approx((two(10.0, 10.2) + two(10.1, 10.0) + two(16.0, 16.5)) / 3)
+
+
+def test_fewer_than_three_forks_are_refused():
+    with pytest.raises(ValueError):
+        fork_spread.spread([[1.0, 1.1], [1.2, 1.0]], higher_is_better=True)
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("{")
+    r = subprocess.run([sys.executable, str(SCRIPTS / "fork_spread.py"), str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
