@@ -14,14 +14,15 @@ forks are left out. Exit 0, or 2 on bad input (one line).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import statistics
 import sys
 
-from hpb import cli
+from hpb import cli, config, twocommit
 from hpb.markdown import table
-from hpb.model import InputError, fmt_key_params, load
+from hpb.model import InputError, Run, fmt_key_params, load
 
 NEAR_BEST = 0.85
 
@@ -47,7 +48,34 @@ def spread(forks: list, higher_is_better: bool) -> dict:
             "betweenMeans": log_sd(means), "betweenBests": log_sd(bests), "neverNearBest": never}
 
 
-def rows_of(path: str) -> list:
+def best_run(run: Run, data: list) -> Run:
+    """The run with each fork's primary figure replaced by its best measured iteration."""
+    results = []
+    for res, r in zip(run.results, data):
+        raw = r["primaryMetric"].get("rawData")
+        fv = dict(res.fork_values)
+        if isinstance(raw, list) and res.mode in ("thrpt", "avgt"):
+            best_of = max if res.mode == "thrpt" else min
+            fv["primary"] = tuple(best_of(float(v) for v in f) for f in raw if isinstance(f, list) and f)
+        results.append(dataclasses.replace(res, fork_values=fv))
+    return dataclasses.replace(run, results=results)
+
+
+def gain_spreads(run: Run, data: list, suite) -> list:
+    """[(claim id, params, trials, sd with fork means, sd with forks' best iterations)] for a two-commit run."""
+    if not twocommit.is_two_commit(run):
+        return []
+    by_mean, by_best = twocommit.sides(run), twocommit.sides(best_run(run, data))
+    out = []
+    for t, c in twocommit.gained_pairs(suite):
+        for (params, dm), (_, db) in zip(twocommit.gain_logs(by_mean, t, c, suite),
+                                         twocommit.gain_logs(by_best, t, c, suite)):
+            if len(dm) >= 3 and len(db) >= 3:
+                out.append((c["id"], params, len(dm), statistics.stdev(dm.values()), statistics.stdev(db.values())))
+    return out
+
+
+def rows_of(path: str) -> tuple:
     run = load(path)
     data = json.loads(open(path, encoding="utf-8").read())
     out = []
@@ -62,7 +90,7 @@ def rows_of(path: str) -> list:
             continue
         name = f"{res.simple_class}.{res.method} {fmt_key_params(res.params)}".strip()
         out.append((name, res.mode, s))
-    return out
+    return out, gain_spreads(run, data, config.load_suite())
 
 
 def pct(x: float) -> str:
@@ -77,7 +105,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     parts = []
     for path in args.runs:
-        rows = rows_of(path)
+        rows, gains = rows_of(path)
         if not rows:
             raise InputError(f"{path}: no configuration with 3 or more forks of iterations")
         body = [[name, mode, str(s["forks"]), str(s["iterations"]), pct(s["within"]), pct(s["betweenMeans"]),
@@ -85,6 +113,10 @@ def main(argv=None) -> int:
         parts.append(f"## {path}\n\n" + "\n".join(table(
             ["configuration", "mode", "forks", "iterations", "within a fork", "fork means",
              "forks' best iterations", f"forks never within {NEAR_BEST:.0%} of the best"], body)) + "\n")
+        if gains:
+            parts.append("One trial's change of gain, sd of its log over the trials:\n\n" + "\n".join(table(
+                ["gain check", "params", "trials", "fork means", "forks' best iterations"],
+                [[cid, fmt_key_params(p), str(n), pct(m), pct(b)] for cid, p, n, m, b in gains])) + "\n")
     cli.emit("\n".join(parts), args.out)
     return 0
 
