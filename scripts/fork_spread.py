@@ -22,7 +22,7 @@ import sys
 
 from hpb import cli, config, twocommit
 from hpb.markdown import table
-from hpb.model import InputError, Run, fmt_key_params, load
+from hpb.model import BEST, InputError, Run, fmt_key_params, load
 
 NEAR_BEST = 0.85
 
@@ -48,24 +48,19 @@ def spread(forks: list, higher_is_better: bool) -> dict:
             "betweenMeans": log_sd(means), "betweenBests": log_sd(bests), "neverNearBest": never}
 
 
-def best_run(run: Run, data: list) -> Run:
-    """The run with each fork's primary figure replaced by its best measured iteration."""
-    results = []
-    for res, r in zip(run.results, data):
-        raw = r["primaryMetric"].get("rawData")
-        fv = dict(res.fork_values)
-        if isinstance(raw, list) and res.mode in ("thrpt", "avgt"):
-            best_of = max if res.mode == "thrpt" else min
-            fv["primary"] = tuple(best_of(float(v) for v in f) for f in raw if isinstance(f, list) and f)
-        results.append(dataclasses.replace(res, fork_values=fv))
-    return dataclasses.replace(run, results=results)
+def best_run(run: Run) -> Run:
+    """The run with each fork's primary figure replaced by its best measured iteration (whatever the
+    iteration count: twocommit.fast_state is the gate's stricter form)."""
+    return dataclasses.replace(run, results=[
+        dataclasses.replace(r, fork_values={**r.fork_values, "primary": r.fork_values[BEST]}) if BEST in r.fork_values else r
+        for r in run.results])
 
 
-def gain_spreads(run: Run, data: list, suite) -> list:
+def gain_spreads(run: Run, suite) -> list:
     """[(claim id, params, trials, sd with fork means, sd with forks' best iterations)] for a two-commit run."""
     if not twocommit.is_two_commit(run):
         return []
-    by_mean, by_best = twocommit.sides(run), twocommit.sides(best_run(run, data))
+    by_mean, by_best = twocommit.sides(run), twocommit.sides(best_run(run))
     out = []
     for t, c in twocommit.gained_pairs(suite):
         for (params, dm), (_, db) in zip(twocommit.gain_logs(by_mean, t, c, suite),
@@ -90,7 +85,7 @@ def rows_of(path: str) -> tuple:
             continue
         name = f"{res.simple_class}.{res.method} {fmt_key_params(res.params)}".strip()
         out.append((name, res.mode, s))
-    return out, gain_spreads(run, data, config.load_suite())
+    return out, gain_spreads(run, config.load_suite())
 
 
 def pct(x: float) -> str:

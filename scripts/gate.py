@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CI gate: two commits measured side by side, the claims within one run, or regressions against a baseline run.
 
-    python3 scripts/gate.py AB.json                     # a run made with -Djmh.against=REF (CI: -Djmh.gate)
+    python3 scripts/gate.py AB.json [--undecided warn] [--fork-figure best]   # a run made with -Djmh.against=REF (CI: -Djmh.gate)
     python3 scripts/gate.py CURRENT.json [MORE.json ...] [--baseline FILE | --no-baseline] [--allow-missing]
                             [--time-warn-only] [--claim-ids ID,ID] [--no-claims]
 
@@ -82,6 +82,9 @@ def main(argv=None) -> int:
     ap.add_argument("--claim-ids", help="check only these claims (comma-separated ids)")
     ap.add_argument("--undecided", choices=("fail", "warn"), default="fail",
                     help="two-commit runs: a gain check the run could not decide fails (the rule) or warns (CI on a noisy machine)")
+    ap.add_argument("--fork-figure", choices=("mean", "best"), default="mean",
+                    help="two-commit runs: each fork's figure, the mean of its iterations or the best of them "
+                         "(the fast state; needs forks of 50+ short iterations, docs/gate.md)")
     a = ap.parse_args(argv)
     suite = config.load_suite(a.suite, a.techniques)
     ids = cli.ids_list(a.claim_ids, "--claim-ids") if a.claim_ids is not None else None
@@ -92,7 +95,11 @@ def main(argv=None) -> int:
         if a.baseline or a.no_baseline or ids is not None or a.no_claims or a.time_warn_only:
             raise cli.InputError("a two-commit run is judged on its own: give it alone, without baseline or claim options")
         verdicts.check_units(cur.results, suite)
+        if a.fork_figure == "best":
+            cur = twocommit.fast_state(cur)
         return report(twocommit.judge(cur, suite, a.undecided), warnings)
+    if a.fork_figure != "mean":
+        raise cli.InputError("--fork-figure best judges a two-commit run (-Djmh.against); this is not one")
     if a.no_baseline:
         pass
     elif a.baseline:

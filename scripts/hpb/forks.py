@@ -103,9 +103,9 @@ def t_quantile(p: float, df: float) -> float:
 
 # ---------------------------------------------------------------- forks and pairs
 
-def fork_means(raw) -> list:
-    """Each fork's mean of its measured iterations, from JMH's rawData (a list of forks, each a list
-    of iteration values) or rawDataHistogram (each iteration a list of [value, count])."""
+def fork_iterations(raw) -> list:
+    """Each fork's measured iteration values, from JMH's rawData (a list of forks, each a list of
+    iteration values) or rawDataHistogram (each iteration a list of [value, count], taken as its mean)."""
     out = []
     for fork in raw or []:
         vals = []
@@ -116,8 +116,22 @@ def fork_means(raw) -> list:
                     vals.append(sum(v * c for v, c in it) / n)
             elif isinstance(it, (int, float)) and not isinstance(it, bool):
                 vals.append(float(it))
-        out.append(sum(vals) / len(vals) if vals else math.nan)
+        out.append(vals)
     return out
+
+
+def fork_means(raw) -> list:
+    """Each fork's mean of its measured iterations (NaN for a fork without any)."""
+    return [sum(v) / len(v) if v else math.nan for v in fork_iterations(raw)]
+
+
+def fork_bests(raw, higher_is_better: bool) -> list:
+    """Each fork's best measured iteration: the highest throughput or the lowest time (NaN for a
+    fork without any). On machines whose cores switch between a fast and a slow state (docs/gate.md),
+    the best of many short iterations estimates the fast state's speed, which the share of time a
+    fork spent slow does not move."""
+    pick = max if higher_is_better else min
+    return [pick(v) if v else math.nan for v in fork_iterations(raw)]
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ REPO = SCRIPTS_DIR.parent
 RESULTS_DIR = REPO / "results"
 
 ALLOC = "gc.alloc.rate.norm"
+# Keys of Result.fork_values beside the metrics' names (which never start with "@"): the primary
+# score's best iteration in each fork, and each fork's count of measured iterations.
+BEST, ITERATIONS = "@best", "@iterations"
 GC_TIME = "gc.time"
 MODES = {"thrpt", "avgt", "sample", "ss"}
 
@@ -436,6 +439,8 @@ def load(path, with_provenance: bool = True) -> Run:
         env = Environment(str(r.get("jdkVersion", "")), str(r.get("vmName", "")), str(r.get("vmVersion", "")),
                           tuple(a for a in args if a not in ENGINE_JVM_ARGS), cpu, host)
         fork_values = {"primary": _fork_means(r["primaryMetric"])}
+        if r["mode"] in ("thrpt", "avgt"):
+            fork_values.update(_fork_bests(r["primaryMetric"], r["mode"] == "thrpt"))
         for k, v in sec.items():
             fork_values[k.lstrip("\u00b7")] = _fork_means(v)
         if (prov or {}).get("protocol") == "trials":
@@ -485,6 +490,19 @@ def _fork_means(m) -> tuple:
         return tuple(fork_means(raw))
     except (TypeError, ValueError):
         return ()
+
+
+def _fork_bests(m, higher_is_better: bool) -> dict:
+    """The primary score's per-fork best iteration (BEST) and iteration count (ITERATIONS), for the
+    fast-state figure (twocommit.fast_state); {} when rawData is unreadable."""
+    from .forks import fork_bests, fork_iterations
+    raw = m.get("rawData") if isinstance(m, dict) else None
+    try:
+        counts = tuple(len(v) for v in fork_iterations(raw))
+        bests = tuple(fork_bests(raw, higher_is_better))
+    except (TypeError, ValueError):
+        return {}
+    return {BEST: bests, ITERATIONS: counts} if counts else {}
 
 
 def _trials(prov) -> dict:

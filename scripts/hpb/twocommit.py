@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from . import forks
 from .config import Suite
-from .model import ALLOC, InputError, Run
+from .model import ALLOC, BEST, ITERATIONS, InputError, Run
 from .select import matched_rows
 from .stats import Figure
 
@@ -44,6 +44,9 @@ ALPHA = 0.05
 TIME_ALPHA = 0.005
 ALLOC_ALPHA = 0.01
 ALLOC_MIN_BYTES, ALLOC_MIN_PCT = 16.0, 5.0
+# The fast-state figure (fast_state) needs forks of many short iterations, so that every fork meets a
+# fast spell of its core: 100 x 100 ms in the pilot (results/pilot/fast-state/), where every fork did.
+FAST_STATE_MIN_ITERATIONS = 50
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,26 @@ def sides(run: Run) -> dict:
         raise InputError(f"{run.name}: not a two-commit run (no results with side=base and side=head); "
                          "make one with mvn jmh:run -Djmh.against=REF, or give two runs")
     return out
+
+
+def fast_state(run: Run) -> Run:
+    """The run with each fork's primary figure the best of its measured iterations instead of their
+    mean: the speed of the core's fast state (docs/gate.md). Time, gain and fixed-bar checks then
+    compare fast states; allocation is unchanged. Bad input when a throughput or time result's forks
+    have fewer than FAST_STATE_MIN_ITERATIONS iterations: a best of few long iterations is a mean
+    of fast and slow spells, not a fast state."""
+    out = []
+    for r in run.results:
+        if r.mode in ("thrpt", "avgt"):
+            counts = r.fork_values.get(ITERATIONS, ())
+            if not counts or min(counts) < FAST_STATE_MIN_ITERATIONS:
+                raise InputError(
+                    f"{run.name}: {r.benchmark} has forks of {min(counts, default=0)} measured iterations; the "
+                    f"fast-state figure needs at least {FAST_STATE_MIN_ITERATIONS} (make the run with "
+                    "-Djmh.i=100 -Djmh.r=100ms)")
+            r = dataclasses.replace(r, fork_values={**r.fork_values, "primary": r.fork_values[BEST]})
+        out.append(r)
+    return dataclasses.replace(run, results=out)
 
 
 def trial_logs(a, b, t, metric="primary") -> dict:

@@ -46,10 +46,10 @@ def test_a_two_commit_pass_gives_each_gain_check_its_spread_with_either_fork_fig
     from hpb.model import load
     path = SCRIPTS.parent / "results" / "ci" / "20261125T114920Z-b9130fe.json"
     run, data = load(path), json.loads(path.read_text())
-    best = fork_spread.best_run(run, data)
+    best = fork_spread.best_run(run)
     for res, r in zip(best.results, data):
         pick = max if r["mode"] == "thrpt" else min
         assert res.forks_of("primary") == [pick(f) for f in r["primaryMetric"]["rawData"]]
-    gains = fork_spread.gain_spreads(run, data, config.load_suite())
+    gains = fork_spread.gain_spreads(run, config.load_suite())
     assert {g[0] for g in gains} == {"redis-mget-4x", "redis-pooled-1.3x", "split-indexof-2char-2x", "validator-shared-50x"}
     assert all(n == 5 and m > 0 and b > 0 for _, _, n, m, b in gains)

@@ -1,5 +1,6 @@
 """The CI gate: every verdict on real runs, mutated inside the test where a case needs it."""
 import json
+import math
 import re
 import subprocess
 import sys
@@ -554,3 +555,48 @@ def test_a_two_commit_run_takes_no_baseline_or_claim_options():
     p = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(GATE_SHORT_FORKS), "--no-claims"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "judged on its own" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- the fast-state figure
+
+FAST_PILOT = REPO / "results" / "pilot" / "fast-state" / "20261125T153526Z-ef43f14.json"  # A/A, split '::', 6 trials of 100 x 100 ms
+CI_PASS = REPO / "results" / "ci" / "20261125T150418Z-dc28698.json"  # A/A gate pass, the classes' 5-6 iterations a fork
+
+
+def test_a_forks_best_iteration_is_the_highest_throughput_or_the_lowest_time():
+    from hpb import forks
+    raw = [[1.0, 3.0, 2.0], [0.5, 0.4], []]
+    assert forks.fork_bests(raw, higher_is_better=True)[:2] == [3.0, 0.5]
+    assert forks.fork_bests(raw, higher_is_better=False)[:2] == [1.0, 0.4]
+    assert all(x != x for x in (forks.fork_bests(raw, True)[2], forks.fork_means(raw)[2]))  # NaN: a fork without iterations
+    assert forks.fork_iterations([[[[2.0, 1], [4.0, 3]]]]) == [[3.5]]  # a histogram iteration counts as its mean
+
+
+def test_the_fast_state_figure_judges_each_fork_by_its_best_iteration():
+    from hpb import twocommit
+    run = load(FAST_PILOT)
+    fast = twocommit.fast_state(run)
+    data = json.loads(FAST_PILOT.read_text())
+    for r, j in zip(fast.results, data):
+        assert r.forks_of("primary") == [max(f) for f in j["primaryMetric"]["rawData"]]
+    suite = gate.config.load_suite()
+    def split_gain(v):
+        return next(x for x in v if x.check == "gain" and x.params.get("delimiter") == "::")
+    by_mean, by_best = split_gain(twocommit.judge(run, suite)), split_gain(twocommit.judge(fast, suite))
+    assert by_best.outcome == by_mean.outcome == "pass"
+    # The pilot's point: the same forks, judged by their fast state, give a change of gain whose
+    # interval is less than half as wide (in logs).
+    width = lambda f: math.log(f.hi / f.lo)  # noqa: E731
+    assert width(by_best.figure) < width(by_mean.figure) / 2
+
+
+def test_the_fast_state_figure_refuses_forks_of_few_iterations(capsys):
+    from hpb import twocommit
+    with pytest.raises(gate.cli.InputError, match="forks of 5 measured iterations.*at least 50"):
+        twocommit.fast_state(load(CI_PASS))
+    r = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(CI_PASS), "--fork-figure", "best"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    r = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(I3), "--no-baseline", "--fork-figure", "best"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "two-commit" in r.stderr
