@@ -6,7 +6,8 @@
 Prints one line per `mvn jmh:run` CI must make, tab-separated: the pass name, its kind (`gate`: the
 checked-out commit against the baseline's commit side by side, judged on its own by gate.py;
 `claims`: this commit alone, judged on the claims listed next), the claim ids (comma-separated),
-then the `mvn jmh:run` arguments. Every claim in scripts/techniques/*.json names its pass (`ci`).
+then the `mvn jmh:run` arguments. With --judge it prints instead gate.py's options for the gate pass
+(ci.passes.<gate>.judge in scripts/suite.json), one a line. Every claim in scripts/techniques/*.json names its pass (`ci`).
 The gate pass runs against the commit results/baseline.provenance.json records; every other pass
 measures just the configurations its claims name (-Djmh.claims). .ci/run reads this, so a claim
 added to a technique file is gated without touching .ci/run.
@@ -50,8 +51,13 @@ def plan(suite: config.Suite, base: str | None = None) -> list:
 @cli.guarded
 def main(argv=None) -> int:
     ap = cli.Parser(prog="ci_plan.py", description=__doc__.splitlines()[0])
-    ap.parse_args(argv)
+    ap.add_argument("--judge", action="store_true", help="print gate.py's options for the gate pass, one a line")
+    a = ap.parse_args(argv)
     suite = config.load_suite()
+    if a.judge:
+        for o in suite.gate_judge():
+            print(o)
+        return 0
     for name, kind, ids, args in plan(suite):
         if any("\t" in x or "\n" in x for x in args):
             raise InputError(f"pass {name}: an argument holds a tab or a newline")

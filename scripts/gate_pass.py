@@ -60,7 +60,7 @@ def newest(after: set) -> Path | None:
     return max(made, default=None, key=lambda p: p.stat().st_mtime)
 
 
-def make_pass(patch: Path | None) -> Path:
+def make_pass(patch: Path | None, judge: list) -> Path:
     CI_DIR.mkdir(parents=True, exist_ok=True)
     before = set(CI_DIR.glob("2*.json"))
     args = gate_args()
@@ -87,7 +87,7 @@ def make_pass(patch: Path | None) -> Path:
     if result is None:
         raise InputError("the gate pass wrote no result into results/ci/")
     record = {"kind": "A/B" if patch else "A/A", "patch": patch.stem if patch else None,
-              "expect": "fail" if patch else "pass", "head": head,
+              "expect": "fail" if patch else "pass", "head": head, "judge": judge,
               "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
     return result
@@ -104,7 +104,7 @@ def main(argv=None) -> int:
         for name, p in known.items():
             print(name)
         return 0
-    config.load_suite()
+    judge = config.load_suite().gate_judge()
     patch = None
     if a.patch is not None:
         if a.patch not in known:
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     if git("status", "--porcelain", "--untracked-files=no", "--", "src", "pom.xml"):
         raise InputError("the benchmark code (src/, pom.xml) has uncommitted changes: a pass must measure committed code")
     try:
-        result = make_pass(patch)
+        result = make_pass(patch, judge)
     except KeyboardInterrupt:
         cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing was stored", 130)
     print(f"gate_pass: stored {result.relative_to(REPO)}", flush=True)

@@ -40,6 +40,7 @@ LOSSES = (0.10, 0.20, 0.30)
 # The issue's targets, which plan() prices: false alarms per CI run, and the share of margin-sized losses caught.
 TARGET_FALSE_ALARM, TARGET_CATCH = 0.01, 0.95
 CI_DIR = RESULTS_DIR / "ci"
+FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
 
 
 def trial_logs(runs, suite) -> dict:
@@ -222,6 +223,11 @@ def plan(per_claim, passes, rule, most=400) -> tuple:
     return rows, k, per_check, five
 
 
+# How a pass's forks were judged (gate.py --fork-figure): the mean of the classes' iterations, or
+# the best of 100 x 100 ms iterations (the fast state, docs/gate.md).
+FIGURES = {"mean": "fork means", "best": "fast state"}
+
+
 def real_passes(suite, ci_dir=CI_DIR) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
     gate_pass.py kept. CI's mode (gate.py --undecided warn) fails only a loss shown beyond the margin."""
@@ -235,17 +241,24 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
         if not run_path.is_file():
             raise InputError(f"{rec_path}: its run {run_path.name} is missing")
         run = load(run_path)
+        # CI's options when the pass was made (passes made before the record kept them: --undecided warn)
+        try:
+            opts = config.judging(rec.get("judge", ["--undecided", "warn"]))
+        except (TypeError, ValueError) as e:
+            raise InputError(f"{rec_path}: judge: {e}")
+        if opts["fork_figure"] == "best":
+            run = twocommit.fast_state(run)
         vs = twocommit.judge(run, suite)
         failing = [f"{v.check} {v.subject}" + (f" {v.params.get('delimiter', '')}" if v.params.get("delimiter") else "")
                    + f": {v.outcome}" for v in vs if v.failing]
-        ci_mode = any(v.failing for v in twocommit.judge(run, suite, undecided="warn"))
-        out.append((rec, run, bool(failing), failing, ci_mode))
+        ci_mode = any(v.failing for v in twocommit.judge(run, suite, undecided=opts["undecided"]))
+        out.append(({**rec, "figure": opts["fork_figure"]}, run, bool(failing), failing, ci_mode))
     return out
 
 
 def plan_lines(planned, rule) -> list:
     rows, k, per_check, five = planned
-    lines = ["", "## What the targets would take here", "",
+    lines = ["", "### What the targets would take here", "",
              f"For one CI run of these {k} checks to fail an unchanged commit at most {TARGET_FALSE_ALARM:.0%} of the time "
              f"(each check at most {per_check:.2%}) while a loss of exactly the {rule.margin_pct:g}% margin still fails "
              f"{TARGET_CATCH:.0%} of the time, one look "
@@ -265,7 +278,7 @@ def plan_lines(planned, rule) -> list:
     return lines
 
 
-def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None, planned=None) -> str:
+def report(sections: list, rule, draws, passes) -> str:
     lines = ["# The two-commit gate's error rates", "",
              f"Rule (hpb/twocommit.py, docs/gate.md): non-inferiority at a margin of {rule.margin_pct:g}% of each claimed "
              f"pair's gain, looks at {', '.join(map(str, rule.looks))} trials, each at one-sided level {rule.level:g} "
@@ -278,7 +291,7 @@ def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None, p
     if passes:
         groups = {}
         for rec, run, failed, failing, ci_mode in passes:
-            key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"))
+            key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"), FIGURES[rec["figure"]])
             groups.setdefault(key, []).append((run, failed, ci_mode))
 
         def outcome(expect, k, n):
@@ -286,21 +299,33 @@ def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None, p
                 return f"{k} false alarm(s) in {n}: rate <= {upper_bound(k, n):.0%} (95%)"
             return f"caught in {k} of {n}" + ("" if k == n else " (MISSED in some)")
         rows = []
-        for (kind, patch, expect), items in groups.items():
+        for (kind, patch, expect, figure), items in groups.items():
             n = len(items)
             days = sorted({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in items})
-            rows.append([kind, patch, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
+            rows.append([kind, patch, figure, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
                          outcome(expect, sum(c for _, _, c in items), n)])
-        lines += table(["kind", "patch", "passes", "days", "the rule (undecided fails)", "CI's mode (undecided warns)"], rows)
+        lines += table(["kind", "patch", "fork figure", "passes", "days", "the rule (undecided fails)",
+                        "CI's mode (undecided warns)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
-        lines += table(["run", "kind", "patch", "looks", "minutes", "the rule", "CI's mode", "failing checks under the rule"],
-                       [[run.name, rec.get("kind"), rec.get("patch") or "", ",".join(map(str, twocommit.rule_of(run).looks)),
+        lines += table(["run", "kind", "patch", "fork figure", "looks", "minutes", "the rule", "CI's mode",
+                        "failing checks under the rule"],
+                       [[run.name, rec.get("kind"), rec.get("patch") or "", FIGURES[rec["figure"]],
+                         ",".join(map(str, twocommit.rule_of(run).looks)),
                          f"{run.provenance.get('durationSeconds', 0) / 60:.0f}", "FAILED" if failed else "passed",
                          "FAILED" if ci_mode else "passed", "; ".join(failing)]
                         for rec, run, failed, failing, ci_mode in passes])
     else:
         lines += ["No real pass yet: make them with `python3 scripts/gate_pass.py [--patch NAME]`."]
-    lines += ["", "## Resampled passes", "", f"{draws} synthetic CI runs; what they are drawn from:", ""]
+    for sec in sections:
+        lines += resampled_lines(sec, rule, draws)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def resampled_lines(sec: dict, rule, draws) -> list:
+    """One fork figure's resampled rates and plan."""
+    per_claim, rates, ci_rates, ci_rule = sec["per_claim"], sec["rates"], sec["ci_rates"], sec["ci_rule"]
+    lines = ["", f"## Resampled passes: {sec['title']}", "", sec["about"], "",
+             f"{draws} synthetic CI runs; what they are drawn from:", ""]
     rows = [[cid, len(runs), sum(len(l) for _, l in runs),
              f"{math.exp(statistics.pstdev(centred(runs))) - 1:.1%}"] for cid, runs in per_claim.items()]
     lines += table(["claim", "runs or sides", "trials", "spread of one trial's gain (sd of log)"], rows)
@@ -308,65 +333,68 @@ def report(per_claim, rates, rule, draws, passes, ci_rates=None, ci_rule=None, p
     head = ["claim", "false alarm (mean trials)"] + [f"caught: {x:.0%} loss" for x in LOSSES]
     rows = [[cid, f"{rates[(cid, 0.0)][0]:.2%} ({rates[(cid, 0.0)][1]:.1f})"]
             + [f"{rates[(cid, x)][0]:.1%}" for x in LOSSES] for cid in per_claim]
-    rows.append(["allocation, every configuration", f"{rates[('alloc', 0.0)][0]:.2%}", "", "", ""])
+    if ("alloc", 0.0) in rates:
+        rows.append(["allocation, every configuration", f"{rates[('alloc', 0.0)][0]:.2%}", "", "", ""])
     rows.append(["**one CI run (any check)**", f"**{rates[('run', 0.0)][0]:.2%}**", "", "", ""])
     lines += table(head, rows)
-    if ci_rates is not None:
-        lines += ["", f"CI's mode: one look at {ci_rule.looks[-1]} trials (level {ci_rule.level:g}), a gain check fails only when "
-                  f"a loss beyond {ci_rule.margin_pct:g}% is shown (`gate.py --undecided warn`):", ""]
-        rows = [[cid, f"{ci_rates[(cid, 0.0)]:.2%}"] + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] for cid in per_claim]
-        rows.append(["**one CI run (any gain check)**", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", ""])
-        lines += table(["claim", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
-    if planned is not None:
-        lines += plan_lines(planned, rule)
-    return "\n".join(lines).rstrip() + "\n"
+    lines += ["", f"CI's mode: one look at {ci_rule.looks[-1]} trials (level {ci_rule.level:g}), a gain check fails only when "
+              f"a loss beyond {ci_rule.margin_pct:g}% is shown (`gate.py --undecided warn`):", ""]
+    rows = [[cid, f"{ci_rates[(cid, 0.0)]:.2%}"] + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] for cid in per_claim]
+    rows.append(["**one CI run (any gain check)**", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", ""])
+    lines += table(["claim", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
+    lines += plan_lines(sec["planned"], rule)
+    return lines
 
 
-def readme_block(per_claim, rates, draws, passes, ci_rates, planned=None) -> str:
-    """The README's summary: the real passes first, then the resampled rates, each saying what it rests on."""
+def readme_block(sections: list, draws, passes) -> str:
+    """The README's summary: the real passes first, then each fork figure's resampled rates, each
+    saying what it rests on."""
     lines = ["_Generated by `python3 scripts/gate_power.py --out results/gate-power.md --readme README.md`; "
              "the tables are in [results/gate-power.md](results/gate-power.md)._", ""]
-    aa = [(r, f, c) for rec, r, f, _, c in passes if rec.get("expect") == "pass"]
-    if aa:
-        k, kc, n = sum(f for _, f, _ in aa), sum(c for _, _, c in aa), len(aa)
-        days = len({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in aa})
-        mins = ", ".join(f"{r.provenance.get('durationSeconds', 0) / 60:.0f}" for r, _, _ in aa)
-        lines.append(f"- **Real A/A passes** (this code against itself through the whole gate, {n} on {days} day(s), "
-                     f"taking {mins} minutes): the rule failed {k} of {n}, CI's mode {kc} of {n} (false-alarm rate at most "
-                     f"{upper_bound(kc, n):.0%} at 95%, all that {n} pass(es) can show).")
-    else:
-        lines.append("- **Real A/A passes**: none yet.")
-    by_patch = {}
-    for rec, r, f, _, c in passes:
-        if rec.get("expect") == "fail":
-            by_patch.setdefault(rec.get("patch"), []).append((f, c))
-    if by_patch:
-        lines.append("- **Real regressions** (A/B passes against patched code): " + "; ".join(
-            f"`{p}` failed by the rule in {sum(f for f, _ in v)} of {len(v)}, by CI's mode in {sum(c for _, c in v)}"
-            for p, v in sorted(by_patch.items())) + ".")
-    else:
-        lines.append("- **Real regressions**: no A/B pass yet.")
-    c20 = [rates[(cid, 0.20)][0] for cid in per_claim]
-    c10 = [rates[(cid, 0.10)][0] for cid in per_claim]
-    trials = sum(len(l) for runs in per_claim.values() for _, l in runs)
-    lines.append(f"- **Resampled** ({draws} synthetic CI runs drawn from {trials} real trials: the committed runs and both sides of every gate pass): "
-                 f"false alarms {rates[('run', 0.0)][0]:.1%} per CI run (target: 1%); a 20% loss of a claimed gain "
-                 f"caught in {min(c20):.0%}-{max(c20):.0%} of passes (target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
-    worst = max(per_claim, key=lambda cid: rates[(cid, 0.0)][0])
-    if rates[(worst, 0.0)][0] > 0:
-        lines.append(f"- Most false alarms come from `{worst}` ({rates[(worst, 0.0)][0]:.1%} alone).")
-    s20 = [ci_rates[(cid, 0.20)] for cid in per_claim]
-    s30 = [ci_rates[(cid, 0.30)] for cid in per_claim]
-    lines.append(f"- **CI's mode, resampled** (one look, only a shown loss fails): false alarms {ci_rates[('run', 0.0)]:.1%} "
-                 f"per CI run; a 20% loss caught in {min(s20):.0%}-{max(s20):.0%}, a 30% loss in {min(s30):.0%}-{max(s30):.0%}: "
-                 "it rarely fails an unchanged commit and misses most losses near the margin.")
-    if planned is not None:
-        rows, k, _, five = planned
+    for figure, name in FIGURES.items():
+        mine = [p for p in passes if p[0]["figure"] == figure]
+        if not mine:
+            continue
+        aa = [(r, f, c) for rec, r, f, _, c in mine if rec.get("expect") == "pass"]
+        if aa:
+            k, kc, n = sum(f for _, f, _ in aa), sum(c for _, _, c in aa), len(aa)
+            days = len({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in aa})
+            mins = ", ".join(f"{r.provenance.get('durationSeconds', 0) / 60:.0f}" for r, _, _ in aa)
+            lines.append(f"- **Real A/A passes, {name}** (this code against itself through the whole gate, {n} on {days} day(s), "
+                         f"taking {mins} minutes): the rule failed {k} of {n}, CI's mode {kc} of {n} (false-alarm rate at most "
+                         f"{upper_bound(kc, n):.0%} at 95%, all that {n} pass(es) can show).")
+        else:
+            lines.append(f"- **Real A/A passes, {name}**: none yet.")
+        by_patch = {}
+        for rec, r, f, _, c in mine:
+            if rec.get("expect") == "fail":
+                by_patch.setdefault(rec.get("patch"), []).append((f, c))
+        if by_patch:
+            lines.append(f"- **Real regressions, {name}** (A/B passes against patched code): " + "; ".join(
+                f"`{p}` failed by the rule in {sum(f for f, _ in v)} of {len(v)}, by CI's mode in {sum(c for _, c in v)}"
+                for p, v in sorted(by_patch.items())) + ".")
+    for sec in sections:
+        per_claim, rates, ci_rates, name = sec["per_claim"], sec["rates"], sec["ci_rates"], sec["title"]
+        c20 = [rates[(cid, 0.20)][0] for cid in per_claim]
+        c10 = [rates[(cid, 0.10)][0] for cid in per_claim]
+        trials = sum(len(l) for runs in per_claim.values() for _, l in runs)
+        lines.append(f"- **Resampled, {name}** ({draws} synthetic CI runs drawn from {trials} real trials of "
+                     f"{', '.join(f'`{c}`' for c in per_claim)}): the rule's false alarms {rates[('run', 0.0)][0]:.1%} per CI run "
+                     f"(target: 1%); a 20% loss of a claimed gain caught in {min(c20):.0%}-{max(c20):.0%} of passes "
+                     f"(target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
+        s20 = [ci_rates[(cid, 0.20)] for cid in per_claim]
+        s30 = [ci_rates[(cid, 0.30)] for cid in per_claim]
+        lines.append(f"  CI's mode (one look, only a shown loss fails): false alarms {ci_rates[('run', 0.0)]:.1%} "
+                     f"per CI run; a 20% loss caught in {min(s20):.0%}-{max(s20):.0%}, a 30% loss in {min(s30):.0%}-{max(s30):.0%}.")
+        rows, k, _, five = sec["planned"]
         mins = [m for *_, m in rows if m is not None]
         if rows and len(mins) == len(rows):
-            lines.append(f"- **What the targets would take here**: one look of {min(n for *_, n, _ in rows)}-{max(n for *_, n, _ in rows)} "
-                         f"trials a check, about {sum(mins):.0f} minutes of gate for the {k} checks; 5 trials would do only if one "
-                         f"side's gain moved at most {five:.0%} a trial (results/gate-power.md).")
+            lines.append(f"  What the targets would take: one look of {min(n for *_, n, _ in rows)}-{max(n for *_, n, _ in rows)} "
+                         f"trials a check, about {sum(mins):.0f} minutes of gate for the {k} checks; 5 trials would do if one "
+                         f"side's gain moved at most {five:.0%} a trial.")
+        elif rows:
+            lines.append(f"  What the targets would take: one look of {min(n for *_, n, _ in rows if n)}-"
+                         f"{max(n for *_, n, _ in rows if n)} trials a check (no real pass of this figure yet to price them).")
     return "\n".join(lines) + "\n"
 
 
@@ -399,27 +427,42 @@ def main(argv=None) -> int:
     if a.draws < 1:
         raise InputError(f"--draws: expected a positive count, got {a.draws}")
     rule = twocommit.Rule(parse_looks(a.looks), a.margin, a.alpha)
-    suite = config.load_suite()
+    ci_rule = twocommit.Rule(ci_looks(suite := config.load_suite()), a.margin, a.alpha)
     if a.runs:
         runs = [load(p) for p in a.runs]
     else:  # the committed runs figures may rest on: engine 1's regex-polluted forks stay out
-        runs = [r for r in (load(p) for p in result_files() + result_files(CI_DIR))
+        runs = [r for r in (load(p) for p in result_files() + result_files(CI_DIR) + result_files(FAST_DIR))
                 if r.trials_engine >= evidence.TRIALS_ENGINE]
-    per_claim = trial_logs(runs, suite)
-    if not per_claim:
-        raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")
-    pools = {cid: centred(r) for cid, r in per_claim.items()}
-    allocs = alloc_pools(runs, suite)
-    rates = estimate(pools, allocs, rule, a.draws, a.seed)
-    ci_rule = twocommit.Rule(ci_looks(suite), a.margin, a.alpha)
-    ci_rates = estimate_ci(pools, ci_rule, a.draws, a.seed)
     passes = [] if a.runs else real_passes(suite)
-    planned = plan(per_claim, passes, rule)
-    cli.emit(report(per_claim, rates, rule, a.draws, passes, ci_rates, ci_rule, planned), a.out)
+    # Each fork figure from the runs made for it: fork means from forks of the classes' iterations,
+    # the fast state from forks of 50 or more (twocommit.fast_state refuses the others).
+    fast, classes = [], []
+    for r in runs:
+        try:
+            fast.append(twocommit.fast_state(r))
+        except InputError:
+            classes.append(r)
+    sections = []
+    for title, about, chosen, figure in (
+            ("fork means", "Each fork judged by the mean of its measured iterations (the classes' own iterations; "
+             "`gate.py`), from the committed runs and both sides of every gate pass made that way.", classes, "mean"),
+            ("fast state", "Each fork judged by its best of 100 x 100 ms iterations (`gate.py --fork-figure best`, "
+             "docs/gate.md), from the runs made that way: results/pilot/fast-state/ and the gate passes.", fast, "best")):
+        per_claim = trial_logs(chosen, suite)
+        if not per_claim:
+            continue
+        pools = {cid: centred(r) for cid, r in per_claim.items()}
+        sections.append({
+            "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
+            "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed),
+            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed),
+            "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule)})
+    if not sections:
+        raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")
+    cli.emit(report(sections, rule, a.draws, passes), a.out)
     if a.readme:
-        cli.replace_block(a.readme, "gate-power", readme_block(per_claim, rates, a.draws, passes, ci_rates, planned))
+        cli.replace_block(a.readme, "gate-power", readme_block(sections, a.draws, passes))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -171,6 +171,10 @@ class Suite:
     techniques: list
     raw: dict = field(repr=False, default_factory=dict)
 
+    def gate_judge(self) -> list:
+        """gate.py's options for CI's gate pass (ci.passes.<gate>.judge), [] when none are named."""
+        return next((list(p.get("judge", [])) for p in self.ci_passes.values() if p.get("gate")), [])
+
     def technique(self, cls: str) -> Technique | None:
         for t in self.techniques:
             if t.benchmark == cls:
@@ -313,6 +317,26 @@ def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
     return c
 
 
+JUDGING = {"--undecided": ("undecided", ("fail", "warn")), "--fork-figure": ("fork_figure", ("mean", "best"))}
+
+
+def judging(opts: list) -> dict:
+    """gate.py's options for a two-commit run, as CI's gate pass names them (ci.passes.gate.judge):
+    {'undecided': 'fail'|'warn', 'fork_figure': 'mean'|'best'}, gate.py's defaults where not given.
+    ValueError for anything else."""
+    out = {"undecided": "fail", "fork_figure": "mean"}
+    it = iter(opts)
+    for o in it:
+        if o not in JUDGING:
+            raise ValueError(f"{o!r} is not a gate.py option for a two-commit run (known: {', '.join(JUDGING)})")
+        key, allowed = JUDGING[o]
+        v = next(it, None)
+        if v not in allowed:
+            raise ValueError(f"{o} takes one of {', '.join(allowed)}, not {v!r}")
+        out[key] = v
+    return out
+
+
 def load_technique(path: Path, passes: dict) -> Technique:
     ck = _Check(path)
     d = _read(path)
@@ -408,9 +432,16 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     ci = ck.obj(d["ci"], "ci", required=("passes",))
     passes = {}
     for name, p in ci["passes"].items():
-        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate",))
+        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate", "judge"))
         if "gate" in p and not isinstance(p["gate"], bool):
             ck.fail(f"ci.passes.{name}.gate", "true for the pass that runs two commits side by side (-Djmh.gate), else leave it out")
+        if "judge" in p:
+            if not p.get("gate"):
+                ck.fail(f"ci.passes.{name}.judge", "only the gate pass takes gate.py options")
+            try:
+                judging(ck.strings(p["judge"], f"ci.passes.{name}.judge"))
+            except ValueError as e:
+                ck.fail(f"ci.passes.{name}.judge", str(e))
         ck.string(p["doc"], f"ci.passes.{name}.doc")
         ck.strings(p["args"], f"ci.passes.{name}.args")
         if "\t" in "".join(p["args"]):

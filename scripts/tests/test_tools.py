@@ -228,7 +228,8 @@ def test_ci_makes_each_pass_once_and_judges_a_gate_pass_on_its_own(tmp_path):
     def run(gate_codes):
         script = ("set -euo pipefail\nlog() { :; }\nn=0\nmvn() { :; }\nnew_result() { echo r.json; }\nmarker=m\n"
                   f"codes=({' '.join(map(str, gate_codes))})\n"
-                  'python3() { if [ "$1" = scripts/ci_plan.py ]; then printf "c\\tclaims\\ta,b\\t-Djmh.claims=a,b\\n'
+                  'python3() { if [ "$1" = scripts/ci_plan.py ] && [ "${2:-}" = --judge ]; then printf -- "--undecided\\nwarn\\n"; return 0; fi; '
+                  'if [ "$1" = scripts/ci_plan.py ]; then printf "c\\tclaims\\ta,b\\t-Djmh.claims=a,b\\n'
                   'g\\tgate\\tx\\t-Djmh.gate\\n"; return 0; fi; '
                   'local c=${codes[$n]}; n=$((n + 1)); echo "$*" >>calls; return $c; }\n'
                   + _ci_loop('\ndone < <(python3 scripts/ci_plan.py)\necho "status=$status"\n'))
@@ -324,3 +325,15 @@ def test_every_link_in_the_tracked_documents_stays_inside_the_repository():
     outside = subprocess.run(["git", "grep", "-n", "-F", "-e", shared, "--", "."], cwd=REPO,
                              capture_output=True, text=True)
     assert outside.stdout == "", outside.stdout
+
+
+def test_the_gate_pass_names_gate_pys_options_and_bad_ones_are_refused():
+    assert config.judging(["--undecided", "warn", "--fork-figure", "best"]) == {"undecided": "warn", "fork_figure": "best"}
+    assert config.judging([]) == {"undecided": "fail", "fork_figure": "mean"}
+    for bad in (["--baseline", "x"], ["--undecided"], ["--fork-figure", "median"]):
+        with pytest.raises(ValueError):
+            config.judging(bad)
+    suite = config.load_suite()
+    out = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py"), "--judge"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.split() == suite.gate_judge()
+    config.judging(suite.gate_judge())  # CI's own options are ones gate.py takes
