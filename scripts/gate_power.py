@@ -7,7 +7,10 @@ pair's gain; and from the real passes kept in results/ci/, how it did.
                                   [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
 
 Without runs it resamples every committed run of the trial protocol in results/ made by the current
-trial engine, and the gate passes in results/ci/ (their two sides, each a run of CI's own short forks).
+trial engine, the gate passes in results/ci/ (their two sides) and the pilots in
+results/pilot/fast-state/, each fork figure on its own: fork means from runs with the classes'
+iterations, the fast state (gate.py --fork-figure best) from runs of 50 or more iterations a fork.
+Each real pass is judged with the gate.py options its .pass.json records (CI's at the time).
 
 The rule (hpb.twocommit, the one gate.py applies): both commits run in the same trials, so each
 trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t). At each look (5
