@@ -337,3 +337,13 @@ def test_the_gate_pass_names_gate_pys_options_and_bad_ones_are_refused():
     out = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py"), "--judge"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.split() == suite.gate_judge()
     config.judging(suite.gate_judge())  # CI's own options are ones gate.py takes
+
+
+def test_a_gate_judged_by_the_fast_state_measures_enough_iterations_a_fork():
+    from hpb import twocommit
+    suite = config.load_suite()
+    if config.judging(suite.gate_judge())["fork_figure"] != "best":
+        pytest.skip("CI's gate judges fork means")
+    args = next(p["args"] for p in suite.ci_passes.values() if p.get("gate"))
+    iterations = [int(a.split("=", 1)[1]) for a in args if a.startswith("-Djmh.i=")]
+    assert iterations and iterations[0] >= twocommit.FAST_STATE_MIN_ITERATIONS, args
