@@ -14,15 +14,15 @@ forks are left out. Exit 0, or 2 on bad input (one line).
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import statistics
 import sys
 
 from hpb import cli, config, twocommit
+from hpb.forks import fork_bests, fork_means
 from hpb.markdown import table
-from hpb.model import BEST, InputError, Run, fmt_key_params, load
+from hpb.model import InputError, Run, fmt_key_params, load
 
 NEAR_BEST = 0.85
 
@@ -37,10 +37,8 @@ def spread(forks: list, higher_is_better: bool) -> dict:
     forks = [f for f in forks if f]
     if len(forks) < 3 or any(v <= 0 or not math.isfinite(v) for f in forks for v in f):
         raise ValueError("need 3 forks of positive finite values")
-    best_of = max if higher_is_better else min
-    means = [statistics.fmean(f) for f in forks]
-    bests = [best_of(f) for f in forks]
-    overall = best_of(bests)
+    means, bests = fork_means(forks), fork_bests(forks, higher_is_better)
+    overall = (max if higher_is_better else min)(bests)
     within = [log_sd(f) for f in forks if len(f) > 1]
     never = sum(1 for b in bests if (b / overall if higher_is_better else overall / b) < NEAR_BEST)
     return {"forks": len(forks), "iterations": round(statistics.fmean(len(f) for f in forks)),
@@ -48,19 +46,11 @@ def spread(forks: list, higher_is_better: bool) -> dict:
             "betweenMeans": log_sd(means), "betweenBests": log_sd(bests), "neverNearBest": never}
 
 
-def best_run(run: Run) -> Run:
-    """The run with each fork's primary figure replaced by its best measured iteration (whatever the
-    iteration count: twocommit.fast_state is the gate's stricter form)."""
-    return dataclasses.replace(run, results=[
-        dataclasses.replace(r, fork_values={**r.fork_values, "primary": r.fork_values[BEST]}) if BEST in r.fork_values else r
-        for r in run.results])
-
-
 def gain_spreads(run: Run, suite) -> list:
     """[(claim id, params, trials, sd with fork means, sd with forks' best iterations)] for a two-commit run."""
     if not twocommit.is_two_commit(run):
         return []
-    by_mean, by_best = twocommit.sides(run), twocommit.sides(best_run(run))
+    by_mean, by_best = twocommit.sides(run), twocommit.sides(twocommit.fast_state(run, min_iterations=1))
     out = []
     for t, c in twocommit.gained_pairs(suite):
         for (params, dm), (_, db) in zip(twocommit.gain_logs(by_mean, t, c, suite),

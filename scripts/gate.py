@@ -80,9 +80,9 @@ def main(argv=None) -> int:
                     help="absolute-time regressions warn instead of failing (short runs); allocation and ratios still gate")
     ap.add_argument("--no-claims", action="store_true", help="skip the claims")
     ap.add_argument("--claim-ids", help="check only these claims (comma-separated ids)")
-    ap.add_argument("--undecided", choices=("fail", "warn"), default="fail",
+    ap.add_argument("--undecided", choices=config.JUDGING["--undecided"][1], default="fail",
                     help="two-commit runs: a gain check the run could not decide fails (the rule) or warns (CI on a noisy machine)")
-    ap.add_argument("--fork-figure", choices=("mean", "best"), default="mean",
+    ap.add_argument("--fork-figure", choices=config.JUDGING["--fork-figure"][1], default="mean",
                     help="two-commit runs: each fork's figure, the mean of its iterations or the best of them "
                          "(the fast state; needs forks of 50+ short iterations, docs/gate.md)")
     a = ap.parse_args(argv)

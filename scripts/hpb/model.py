@@ -498,11 +498,10 @@ def _fork_bests(m, higher_is_better: bool) -> dict:
     from .forks import fork_bests, fork_iterations
     raw = m.get("rawData") if isinstance(m, dict) else None
     try:
-        counts = tuple(len(v) for v in fork_iterations(raw))
-        bests = tuple(fork_bests(raw, higher_is_better))
+        its = fork_iterations(raw)
     except (TypeError, ValueError):
         return {}
-    return {BEST: bests, ITERATIONS: counts} if counts else {}
+    return {BEST: tuple(fork_bests(its, higher_is_better)), ITERATIONS: tuple(len(v) for v in its)} if its else {}
 
 
 def _trials(prov) -> dict:

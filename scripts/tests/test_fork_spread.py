@@ -42,11 +42,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
 
 def test_a_two_commit_pass_gives_each_gain_check_its_spread_with_either_fork_figure():
     import json
-    from hpb import config
+    from hpb import config, twocommit
     from hpb.model import load
     path = SCRIPTS.parent / "results" / "ci" / "20261125T114920Z-b9130fe.json"
     run, data = load(path), json.loads(path.read_text())
-    best = fork_spread.best_run(run)
+    best = twocommit.fast_state(run, min_iterations=1)
     for res, r in zip(best.results, data):
         pick = max if r["mode"] == "thrpt" else min
         assert res.forks_of("primary") == [pick(f) for f in r["primaryMetric"]["rawData"]]
