@@ -432,7 +432,7 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     ci = ck.obj(d["ci"], "ci", required=("passes",))
     passes = {}
     for name, p in ci["passes"].items():
-        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate", "judge"))
+        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate", "judge", "unchanged"))
         if "gate" in p and not isinstance(p["gate"], bool):
             ck.fail(f"ci.passes.{name}.gate", "true for the pass that runs two commits side by side (-Djmh.gate), else leave it out")
         if "judge" in p:
@@ -442,6 +442,14 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
                 judging(ck.strings(p["judge"], f"ci.passes.{name}.judge"))
             except ValueError as e:
                 ck.fail(f"ci.passes.{name}.judge", str(e))
+        if p.get("gate") and "unchanged" not in p:
+            ck.fail(f"ci.passes.{name}.unchanged", "the gate pass names the short two-commit run CI makes when the change reaches no gated technique")
+        if "unchanged" in p:
+            if not p.get("gate"):
+                ck.fail(f"ci.passes.{name}.unchanged", "only the gate pass has a run for an unchanged tree")
+            ck.strings(p["unchanged"], f"ci.passes.{name}.unchanged")
+            if "\t" in "".join(p["unchanged"]):
+                ck.fail(f"ci.passes.{name}.unchanged", "an argument holds a tab")
         ck.string(p["doc"], f"ci.passes.{name}.doc")
         ck.strings(p["args"], f"ci.passes.{name}.args")
         if "\t" in "".join(p["args"]):

@@ -175,6 +175,16 @@ def alloc_verdict(base: list, head: list, alpha: float = ALLOC_ALPHA) -> tuple:
     return "ok", f"not shown (rank-sum p = {p:.3g})"
 
 
+def selected_claims(run: Run) -> set | None:
+    """The claims a run was narrowed to (-Djmh.claims, as its provenance records it), None when it was not:
+    a gate pass scoped to the techniques a change reaches judges just those."""
+    props = ((run.provenance or {}).get("jmh") or {}).get("mavenProperties") or {}
+    value = props.get("jmh.claims")
+    if not isinstance(value, str):
+        return None
+    return {x.strip() for x in value.split(",") if x.strip()}
+
+
 def gained_pairs(suite: Suite) -> list:
     """(technique, claim) for every gated claim on a time or throughput gain: the gate's gain checks."""
     return [(t, c) for t in suite.techniques for c in t.claims
@@ -219,7 +229,10 @@ def judge(run: Run, suite: Suite, undecided: str = "fail") -> list:
     rule = rule_of(run)
     out = []
     ids = []
+    chosen = selected_claims(run)
     for t, c in gained_pairs(suite):
+        if chosen is not None and c["id"] not in chosen:
+            continue
         rows = gain_logs(by, t, c, suite)
         name = f"{c['id']}: {c['variant']} vs {c['baseline']}"
         if not rows:

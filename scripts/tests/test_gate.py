@@ -600,3 +600,21 @@ def test_the_fast_state_figure_refuses_forks_of_few_iterations(capsys):
     r = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(I3), "--no-baseline", "--fork-figure", "best"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "two-commit" in r.stderr
+
+
+def test_a_gate_pass_narrowed_to_some_claims_judges_just_those(capsys, tmp_path):
+    """CI gates only the techniques a change reaches (-Djmh.gate -Djmh.claims=...): the run's
+    provenance says which claims it measured, and the gate judges those, failing one it lacks."""
+    def narrowed(ids):
+        dst = copy_run(GATE_SHORT_FORKS, tmp_path / f"n{len(ids)}.json")
+        prov = dst.with_name(dst.name[:-5] + ".provenance.json")
+        p = json.loads(prov.read_text())
+        p["jmh"]["mavenProperties"]["jmh.claims"] = ",".join(ids)
+        prov.write_text(json.dumps(p))
+        return dst
+    _, out, _ = run_gate(capsys, narrowed(["redis-pooled-1.3x"]), "--undecided", "warn")
+    gains = rows(out, "gain")
+    assert gains and all("redis-pooled" in r for r in gains)
+    assert not [r for r in rows(out, "claim") if "split" in r or "validator" in r]
+    _, out, _ = run_gate(capsys, narrowed(["redis-pooled-1.3x", "validator-shared-50x"]), "--undecided", "warn")
+    assert {("redis-pooled" in r, "validator" in r) for r in rows(out, "gain")} == {(True, False), (False, True)}

@@ -1,5 +1,6 @@
 """export.py, reproduce.py, ci_plan.py, and a technique added in one file."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -214,7 +215,8 @@ def test_ci_reads_every_pass_as_planned(suite):
     """.ci/run reads ci_plan.py's lines with bash's `read`; every field arrives where it was put."""
     head = _ci_loop("").split("\n  log ")[0]
     script = head + '\n  printf "%s\\n" "$name|$kind|$ids|${args[*]}"\ndone < <(python3 scripts/ci_plan.py)\n'
-    got = subprocess.run(["bash", "-c", script], cwd=REPO, capture_output=True, text=True, check=True).stdout.splitlines()
+    got = subprocess.run(["bash", "-c", script], cwd=REPO, capture_output=True, text=True, check=True,
+                         env={**os.environ, "HPB_GATE": "all"}).stdout.splitlines()
     want = [f"{name}|{kind}|{','.join(ids)}|{' '.join(args)}" for name, kind, ids, args in ci_plan.plan(suite)]
     assert got == want
     base = json.loads((REPO / "results" / "baseline.provenance.json").read_text())["git"]["commit"]
@@ -230,18 +232,20 @@ def test_ci_makes_each_pass_once_and_judges_a_gate_pass_on_its_own(tmp_path):
                   f"codes=({' '.join(map(str, gate_codes))})\n"
                   'python3() { if [ "$1" = scripts/ci_plan.py ] && [ "${2:-}" = --judge ]; then printf -- "--undecided\\nwarn\\n"; return 0; fi; '
                   'if [ "$1" = scripts/ci_plan.py ]; then printf "c\\tclaims\\ta,b\\t-Djmh.claims=a,b\\n'
-                  'g\\tgate\\tx\\t-Djmh.gate\\n"; return 0; fi; '
+                  'g\\tgate\\tx\\t-Djmh.gate\\nu\\tunchanged\\tx\\t-Djmh.quick\\n"; return 0; fi; '
                   'local c=${codes[$n]}; n=$((n + 1)); echo "$*" >>calls; return $c; }\n'
                   + _ci_loop('\ndone < <(python3 scripts/ci_plan.py)\necho "status=$status"\n'))
         out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
         calls = (tmp_path / "calls").read_text().splitlines()
         (tmp_path / "calls").unlink()
         return out.stdout.strip().splitlines()[-1], calls
-    status, calls = run([1, 0])
+    status, calls = run([1, 0, 0])
     assert status == "status=1"
-    assert calls == ["scripts/gate.py r.json --no-baseline --claim-ids a,b", "scripts/gate.py r.json --undecided warn"]
-    assert run([0, 0])[0] == "status=0"
-    assert run([0, 2])[0] == "status=2"
+    assert calls == ["scripts/gate.py r.json --no-baseline --claim-ids a,b", "scripts/gate.py r.json --undecided warn",
+                     "scripts/compare.py r.json"], "an unchanged tree's short run is shown, not judged"
+    assert run([0, 0, 0])[0] == "status=0"
+    assert run([0, 2, 0])[0] == "status=2"
+    assert run([0, 0, 2])[0] == "status=2", "a short run compare.py cannot read fails CI"
 
 
 def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
@@ -347,3 +351,68 @@ def test_a_gate_judged_by_the_fast_state_measures_enough_iterations_a_fork():
     args = next(p["args"] for p in suite.ci_passes.values() if p.get("gate"))
     iterations = [int(a.split("=", 1)[1]) for a in args if a.startswith("-Djmh.i=")]
     assert iterations and iterations[0] >= twocommit.FAST_STATE_MIN_ITERATIONS, args
+
+
+# ---------------------------------------------------------------- the gate's scope
+
+def test_the_gate_scope_follows_the_paths_a_change_touches(suite):
+    from hpb import scope
+    of = lambda *paths: scope.of_paths(paths, suite).techniques  # noqa: E731
+    assert of("src/main/java/io/hotpathbench/split/IndexOfSplitter.java") == {"split"}
+    assert of("src/jmh/java/io/hotpathbench/validation/ValidatorBenchmark.java",
+              "src/test/java/io/hotpathbench/redis/RedisTest.java") == {"validation", "redis"}
+    for shared in ("pom.xml", "src/jmh/java/io/hotpathbench/BenchmarkDefaults.java", "src/main/resources/x.properties"):
+        assert scope.EVERY in of(shared, "src/main/java/io/hotpathbench/split/X.java"), shared
+        assert scope.of_paths([shared], suite).covers("cache"), shared
+    assert of("README.md", "docs/gate.md", "scripts/gate.py", "scripts/suite.json", ".ci/run", "results/x.json",
+              "jmh-maven-plugin/src/main/java/io/hotpathbench/jmh/TrialRun.java") == set()
+    s = scope.of_paths(["src/main/java/io/hotpathbench/split/X.java"], suite)
+    assert s.covers("split") and not s.covers("validation") and s.why["split"].endswith("X.java")
+
+
+def test_a_technique_file_puts_its_technique_in_scope_only_when_its_gated_claims_differ(suite):
+    from hpb import scope
+    path = "scripts/techniques/split.json"
+    now = json.loads((REPO / path).read_text())
+    same = json.dumps({**now, "note": "another note", "claims": [{**c, "ci": "renamed"} for c in now["claims"]]})
+    assert scope.of_paths([path], suite, lambda p: same).techniques == set(), "a note or a pass's name is not measured"
+    lower = json.loads(same)
+    for c in lower["claims"]:
+        if "min_speedup" in c:
+            c["min_speedup"] = c["min_speedup"] / 2
+    assert scope.of_paths([path], suite, lambda p: json.dumps(lower)).techniques == {"split"}
+    assert scope.of_paths([path], suite, lambda p: None).techniques == {"split"}, "a new technique file"
+
+
+def test_every_regression_patch_reaches_its_technique_alone(suite):
+    from hpb import scope
+    want = {"indexof": "split", "shared": "validation"}
+    for patch in sorted((SCRIPTS / "tests" / "regressions").glob("*.patch")):
+        paths = re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)
+        assert paths, patch.name
+        assert scope.of_paths(paths, suite).techniques == {want[patch.stem.split("-")[0]]}, patch.name
+
+
+def test_the_gate_pass_takes_the_claims_of_the_techniques_in_scope(suite):
+    from hpb import scope
+    base = "0" * 40
+    gate_line = lambda s: next(x for x in ci_plan.plan(suite, base, s) if x[0] == "gate")  # noqa: E731
+    full = gate_line(None)
+    assert full[1] == "gate" and not any(a.startswith("-Djmh.claims=") for a in full[3])
+    assert gate_line(scope.Scope(frozenset({scope.EVERY}), {})) == full
+    name, kind, ids, args = gate_line(scope.Scope(frozenset({"split"}), {}))
+    split_ids = [c["id"] for c in suite.by_id("split").claims if c["ci"] == "gate"]
+    assert kind == "gate" and ids == split_ids and f"-Djmh.claims={','.join(split_ids)}" in args
+    assert args[:2] == [f"-Djmh.against={base}", "-Djmh.gate"] and args[-len(suite.ci_passes["gate"]["args"]):] == \
+        suite.ci_passes["gate"]["args"]
+    name, kind, ids, args = gate_line(scope.Scope(frozenset(), {}))
+    assert kind == "unchanged" and ids == full[2] and args == [f"-Djmh.against={base}", *suite.ci_passes["gate"]["unchanged"]]
+    assert "-Djmh.gate" not in args, "an unchanged tree's run judges nothing"
+
+
+def test_ci_plan_says_on_stderr_what_the_gate_takes_and_all_gates_everything():
+    p = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py")], cwd=REPO, capture_output=True, text=True,
+                       env={k: v for k, v in os.environ.items() if k != "HPB_GATE"})
+    assert p.returncode == 0 and p.stderr.startswith("ci_plan: gate scope: ") and len(p.stderr.strip().splitlines()) == 1
+    full = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py"), "--all"], cwd=REPO, capture_output=True, text=True)
+    assert full.returncode == 0 and full.stderr == "" and "\tgate\t" in full.stdout

@@ -1,0 +1,99 @@
+"""Which gated techniques a change can have touched: the scope of CI's two-commit gate.
+
+The gate measures the baseline's commit and the checked-out tree side by side. Where a technique's
+benchmark, its code and everything they are built from are the same on both sides, the two sides
+run the same bytecode on the same JVM and machine in the same minutes: any difference the gate
+measured there would be noise, so measuring it could only add false alarms. CI therefore gates the
+techniques a change reaches, decided from the paths that differ between the two sides:
+
+- `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique;
+- `scripts/techniques/<file>.json`: the technique it describes when the claims the gate pass judges
+  (their configurations and bars) differ; other keys (cited figures, notes) are not measured there;
+- anything else under `src/`, and `pom.xml` (dependencies, compiler settings, the JMH version):
+  every technique;
+- the rest: none. That holds the scripts' code and settings (`scripts/suite.json`: the gate's JMH
+  options, which both sides run with), the plugin in `jmh-maven-plugin/` (one harness runs both
+  sides), docs, results and `.ci/`.
+
+When git cannot say what differs (a ref this clone lacks), every technique is in scope.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+
+from .model import REPO
+
+EVERY = "*"
+WHOLE_SUITE = ("pom.xml",)
+
+
+@dataclass(frozen=True)
+class Scope:
+    techniques: frozenset  # technique ids, or {EVERY}
+    why: dict  # technique id (or EVERY) -> the first path that put it in scope
+    error: str = ""  # set when git could not list the changes (then every technique is in scope)
+
+    def covers(self, tid: str) -> bool:
+        return EVERY in self.techniques or tid in self.techniques
+
+
+def claims_by_id(technique_file, passes=None) -> dict:
+    """A technique file's claims (parsed JSON) by id, each without the name of its pass (which may
+    have been renamed); with passes, only the claims of those passes."""
+    claims = technique_file.get("claims") if isinstance(technique_file, dict) else None
+    return {c["id"]: {k: v for k, v in c.items() if k != "ci"} for c in claims or []
+            if isinstance(c, dict) and "id" in c and (passes is None or c.get("ci") in passes)}
+
+
+def of_paths(paths, suite, base_text=lambda path: None) -> Scope:
+    """The scope that changed files (repository-relative, '/'-separated) put the suite's techniques in.
+    base_text(path) gives a technique file's text on the base side (None where it had none)."""
+    by_dir = {t.package_dir + "/": t.id for t in suite.techniques}
+    by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
+    gate = {name for name, p in suite.ci_passes.items() if p.get("gate")}
+    why = {}
+    for p in sorted(paths):
+        tid = None
+        if p in by_file:
+            t = by_file[p]
+            try:
+                before = claims_by_id(json.loads(base_text(p) or "null"))
+            except ValueError:
+                before = {}
+            if any(before.get(i) != c for i, c in claims_by_id(t.raw, gate).items()):
+                tid = t.id
+        elif p.startswith("src/"):
+            parts = p.split("/")
+            # src/<set>/java/<package path>/<File>
+            inner = "/".join(parts[3:]) if len(parts) > 3 and parts[2] == "java" else ""
+            tid = next((t for d, t in by_dir.items() if inner.startswith(d)), EVERY)
+        elif p in WHOLE_SUITE:
+            tid = EVERY
+        if tid is not None:
+            why.setdefault(tid, p)
+    return Scope(frozenset(why), why)
+
+
+def changed_paths(base: str, cwd=REPO) -> list:
+    """Paths that differ between commit `base` and the working tree, untracked files included.
+    Raises ValueError with git's message when git cannot tell."""
+    def git(*args):
+        p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+        if p.returncode != 0:
+            said = (p.stderr or p.stdout).strip().splitlines()
+            raise ValueError(said[-1] if said else f"git {' '.join(args)} failed")
+        return [line for line in p.stdout.splitlines() if line]
+    return sorted(set(git("diff", "--name-only", "--no-renames", base, "--"))
+                  | set(git("ls-files", "--others", "--exclude-standard")))
+
+
+def of_change(base: str, suite, cwd=REPO) -> Scope:
+    def base_text(path):
+        p = subprocess.run(["git", "show", f"{base}:{path}"], cwd=cwd, capture_output=True, text=True)
+        return p.stdout if p.returncode == 0 else None
+    try:
+        return of_paths(changed_paths(base, cwd), suite, base_text)
+    except ValueError as e:
+        return Scope(frozenset({EVERY}), {}, f"git cannot list what changed since {base}: {e}")
