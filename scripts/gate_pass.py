@@ -7,8 +7,10 @@ regression (a patch from scripts/tests/regressions/, applied in a throwaway work
     python3 scripts/gate_pass.py --patch indexof-slower-10pct
     python3 scripts/gate_pass.py --list                    # the regression patches
 
-It runs CI's own gate pass (the `gate` line of scripts/ci_plan.py: `mvn jmh:run
--Djmh.against=BASE -Djmh.gate ...`) with the results written to results/ci/, records beside the
+It runs CI's own gate pass (the `gate` line of `scripts/ci_plan.py`: `mvn jmh:run
+-Djmh.against=BASE -Djmh.gate ...`): an A/A pass over every gated technique (`--all`, CI's largest
+pass), an A/B pass over the techniques the patch reaches, as CI gates such a change (with
+-Djmh.claims naming their claims) with the results written to results/ci/, records beside the
 result what the pass was (`*.pass.json`: A/A or the patch, what the gate should say), and prints
 the gate's verdict (scripts/gate.py). gate_power.py counts these passes. The worktree is removed
 when the pass ends, fails or is interrupted; nothing is left running. Exit 0 when the pass was made
@@ -36,15 +38,19 @@ def patches() -> dict:
     return {p.stem: p for p in sorted(PATCHES.glob("*.patch"))}
 
 
-def gate_args() -> list:
-    """CI's gate pass, as ci_plan.py plans it."""
-    out = subprocess.run([sys.executable, str(REPO / "scripts" / "ci_plan.py")], capture_output=True, text=True)
+def gate_args(tree: Path = REPO) -> list:
+    """CI's gate pass as the tree's own ci_plan.py plans it: for this checkout (an A/A pass) every gated
+    technique (--all); for a patched worktree the techniques the patch reaches, as CI would gate it."""
+    cmd = [sys.executable, str(tree / "scripts" / "ci_plan.py")] + (["--all"] if tree == REPO else [])
+    out = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k != "HPB_GATE"})
     if out.returncode != 0:
         raise InputError(f"ci_plan.py failed: {out.stderr.strip()}")
     for line in out.stdout.splitlines():
         fields = line.split("\t")
         if len(fields) >= 3 and fields[1] == "gate":
             return fields[3:]
+        if len(fields) >= 3 and fields[1] == "unchanged":
+            raise InputError("the patch reaches no gated technique (ci_plan.py: " + out.stderr.strip() + ")")
     raise InputError("ci_plan.py plans no gate pass (no claim names a pass with \"gate\": true)")
 
 
@@ -63,7 +69,6 @@ def newest(after: set) -> Path | None:
 def make_pass(patch: Path | None, judge: list) -> Path:
     CI_DIR.mkdir(parents=True, exist_ok=True)
     before = set(CI_DIR.glob("2*.json"))
-    args = gate_args()
     head = git("rev-parse", "HEAD")
     worktree = None
     try:
@@ -74,6 +79,7 @@ def make_pass(patch: Path | None, judge: list) -> Path:
             git("worktree", "add", "--detach", str(worktree), "HEAD")
             where = worktree
             git("apply", str(patch), cwd=where)
+        args = gate_args(where)
         cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={CI_DIR}"]
         print("gate_pass:", " ".join(cmd), flush=True)
         if subprocess.run(cmd, cwd=where, stdin=subprocess.DEVNULL).returncode != 0:
@@ -87,7 +93,7 @@ def make_pass(patch: Path | None, judge: list) -> Path:
     if result is None:
         raise InputError("the gate pass wrote no result into results/ci/")
     record = {"kind": "A/B" if patch else "A/A", "patch": patch.stem if patch else None,
-              "expect": "fail" if patch else "pass", "head": head, "judge": judge,
+              "expect": "fail" if patch else "pass", "head": head, "args": args, "judge": judge,
               "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
     return result

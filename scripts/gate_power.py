@@ -310,9 +310,11 @@ def report(sections: list, rule, draws, passes) -> str:
         lines += table(["kind", "patch", "fork figure", "passes", "days", "the rule (undecided fails)",
                         "CI's mode (undecided warns)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
-        lines += table(["run", "kind", "patch", "fork figure", "looks", "minutes", "the rule", "CI's mode",
+        lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "minutes", "the rule", "CI's mode",
                         "failing checks under the rule"],
-                       [[run.name, rec.get("kind"), rec.get("patch") or "", FIGURES[rec["figure"]],
+                       [[run.name, rec.get("kind"), rec.get("patch") or "",
+                         ", ".join(sorted(twocommit.selected_claims(run) or [])) or "every technique",
+                         FIGURES[rec["figure"]],
                          ",".join(map(str, twocommit.rule_of(run).looks)),
                          f"{run.provenance.get('durationSeconds', 0) / 60:.0f}", "FAILED" if failed else "passed",
                          "FAILED" if ci_mode else "passed", "; ".join(failing)]
