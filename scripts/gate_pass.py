@@ -11,9 +11,10 @@ It runs CI's own gate pass (the `gate` line of `scripts/ci_plan.py`: `mvn jmh:ru
 -Djmh.against=BASE -Djmh.gate ...`): an A/A pass over every gated technique (`--all`, CI's largest
 pass), an A/B pass over the techniques the patch reaches, as CI gates such a change (with
 -Djmh.claims naming their claims) with the results written to results/ci/, records beside the
-result what the pass was (`*.pass.json`: A/A or the patch, what the gate should say), and prints
-the gate's verdict (scripts/gate.py). gate_power.py counts these passes. The worktree is removed
-when the pass ends, fails or is interrupted; nothing is left running. Exit 0 when the pass was made
+result what the pass was (`*.pass.json`: A/A or the patch, what the gate should say, its args),
+and prints the gate's verdict as CI judges it (scripts/gate.py with CI's options). gate_power.py
+counts these passes. The worktree is removed when the pass ends, fails or is interrupted; nothing
+is left running. Exit 0 when the pass was made
 and stored (whatever the gate said), 2 on bad input or a failed run.
 """
 from __future__ import annotations
@@ -123,7 +124,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing was stored", 130)
     print(f"gate_pass: stored {result.relative_to(REPO)}", flush=True)
-    subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result)])
+    print(f"gate_pass: the gate's verdict as CI judges it (gate.py {' '.join(judge)})", flush=True)
+    subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result), *judge])
     return 0
 
 
