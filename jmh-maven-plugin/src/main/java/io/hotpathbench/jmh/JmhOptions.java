@@ -43,7 +43,7 @@ public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
     static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
-            "trials", "budget", "seed", "against", "gate", "claims");
+            "trials", "budget", "seed", "against", "gate", "gateFigure", "claims");
 
     private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
@@ -92,6 +92,7 @@ public final class JmhOptions {
     private final Long seed;
     private String against;
     private boolean gate;
+    private boolean gateBest;
     private List<String> claims;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
@@ -176,7 +177,7 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, claims");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
@@ -229,6 +230,16 @@ public final class JmhOptions {
             o.claims = ids;
         }
         o.gate = flag("jmh.gate", jmh.get("gate"));
+        if (jmh.containsKey("gateFigure")) {
+            String v = jmh.get("gateFigure");
+            if (!v.equals("mean") && !v.equals("best")) {
+                throw new IllegalArgumentException("-Djmh.gateFigure=" + v + " is not a valid value (expected mean or best)");
+            }
+            if (!o.gate) {
+                throw new IllegalArgumentException("-Djmh.gateFigure names the fork figure -Djmh.gate stops by; give -Djmh.gate too");
+            }
+            o.gateBest = v.equals("best");
+        }
         if (o.gate) {
             if (o.against == null) {
                 throw new IllegalArgumentException("-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
@@ -251,6 +262,14 @@ public final class JmhOptions {
      */
     public boolean gate() {
         return gate;
+    }
+
+    /**
+     * {@code -Djmh.gateFigure=best}: the gate's looks judge each fork by its best measured iteration
+     * (the fast state, docs/gate.md) instead of its mean ({@code mean}, the default).
+     */
+    public boolean gateBest() {
+        return gateBest;
     }
 
     /** {@code -Djmh.claims=ID,ID}: measure just the configurations these claims compare; null for no such filter. */

@@ -87,12 +87,13 @@ final class TrialRecord {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("looks", gate.looks());
         m.put("marginPct", gate.marginPct());
+        m.put("forkFigure", TrialSchedule.BEST.equals(gate.figure()) ? "best" : "mean");
         m.put("alpha", 1 - PairedRatio.CONFIDENCE);
         m.put("levelPerLook", 1 - (1 - PairedRatio.CONFIDENCE) / gate.looks().size());
         List<Object> checks = new ArrayList<>();
         for (TrialSchedule.Group g : schedule.groups()) {
             for (TrialSchedule.Check k : g.checks) {
-                PairedRatio r = g.change(k);
+                PairedRatio r = g.change(k, gate.figure());
                 Map<String, Object> c = new LinkedHashMap<>();
                 c.put("claim", k.id());
                 c.put("group", g.id);

@@ -166,7 +166,8 @@ final class TrialRun {
         TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
         if (options.gate()) {
             List<Integer> looks = options.trials() != null ? List.of(options.trials()) : RunDefaults.GATE_LOOKS;
-            schedule.gate(new TrialSchedule.Gate(looks, RunDefaults.GATE_MARGIN_PCT));
+            schedule.gate(new TrialSchedule.Gate(looks, RunDefaults.GATE_MARGIN_PCT,
+                    options.gateBest() ? TrialSchedule.BEST : TrialSchedule.PRIMARY));
         }
         long citedGroups = groups.stream().filter(g -> !g.cited.isEmpty()).count();
         mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()
@@ -360,16 +361,42 @@ final class TrialRun {
         return scores(json);
     }
 
-    /** The fork's primary score (key "") and every secondary metric's score, from its JMH JSON. */
+    /**
+     * The fork's primary score (key ""), its best measured iteration (key {@link TrialSchedule#BEST}:
+     * the highest throughput or the lowest time; NaN in other modes) and every secondary metric's
+     * score, from its JMH JSON.
+     */
     static Map<String, Double> scores(Path json) throws IOException {
         List<?> results = (List<?>) Json.read(Files.readString(json, StandardCharsets.UTF_8));
         Map<?, ?> r = (Map<?, ?>) results.get(0);
         Map<String, Double> scores = new LinkedHashMap<>();
-        scores.put(TrialSchedule.PRIMARY, number(((Map<?, ?>) r.get("primaryMetric")).get("score")));
+        Map<?, ?> primary = (Map<?, ?>) r.get("primaryMetric");
+        scores.put(TrialSchedule.PRIMARY, number(primary.get("score")));
+        scores.put(TrialSchedule.BEST, best(String.valueOf(r.get("mode")), primary.get("rawData")));
         if (r.get("secondaryMetrics") instanceof Map<?, ?> secondary) {
             secondary.forEach((k, v) -> scores.put((String) k, number(((Map<?, ?>) v).get("score"))));
         }
         return scores;
+    }
+
+    /** The best of a fork's measured iterations: the highest throughput, the lowest average time. */
+    static double best(String mode, Object rawData) {
+        boolean higher = "thrpt".equals(mode);
+        if (!(higher || "avgt".equals(mode)) || !(rawData instanceof List<?> forks)) {
+            return Double.NaN;
+        }
+        double out = Double.NaN;
+        for (Object fork : forks) {
+            if (fork instanceof List<?> iterations) {
+                for (Object x : iterations) {
+                    double v = number(x);
+                    if (Double.isFinite(v) && (Double.isNaN(out) || (higher ? v > out : v < out))) {
+                        out = v;
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private static double number(Object o) {

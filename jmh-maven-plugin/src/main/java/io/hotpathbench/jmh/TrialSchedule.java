@@ -78,8 +78,16 @@ final class TrialSchedule {
                  Configuration baselineBase) {
     }
 
-    /** The gate's looks (trial counts at which groups are judged) and its non-inferiority margin. */
-    record Gate(List<Integer> looks, double marginPct) {
+    /**
+     * The gate's looks (trial counts at which groups are judged), its non-inferiority margin and
+     * the fork figure its checks compare: each fork's mean ({@link #PRIMARY}) or its best iteration
+     * ({@link #BEST}, -Djmh.gateFigure=best: the fast state scripts/gate.py --fork-figure best judges).
+     */
+    record Gate(List<Integer> looks, double marginPct, String figure) {
+
+        Gate(List<Integer> looks, double marginPct) {
+            this(looks, marginPct, PRIMARY);
+        }
 
         /**
          * A change is decided when its one-sided bounds at level 1 - 0.05 / looks lie wholly above or
@@ -106,6 +114,12 @@ final class TrialSchedule {
 
     /** The key of the primary score in {@link Outcome#scores()}. */
     static final String PRIMARY = "";
+
+    /**
+     * The key of the primary score's best measured iteration in {@link Outcome#scores()} (the
+     * highest throughput, the lowest time): no JMH metric is named with a leading space.
+     */
+    static final String BEST = " best iteration";
 
     /**
      * What one fork measured: the mean of its measured iterations for the primary score (key
@@ -182,14 +196,19 @@ final class TrialSchedule {
          * better whatever the mode (a time's gain is baseline over variant).
          */
         PairedRatio change(Check k) {
-            boolean higherIsBetter = "thrpt".equals(k.variantHead().mode());
-            return PairedRatio.of(gains(k.variantHead(), k.baselineHead(), higherIsBetter),
-                    gains(k.variantBase(), k.baselineBase(), higherIsBetter));
+            return change(k, PRIMARY);
         }
 
-        private List<Double> gains(Configuration variant, Configuration baseline, boolean higherIsBetter) {
-            List<Double> v = values(variant, null);
-            List<Double> b = values(baseline, null);
+        /** The same, on fork figure {@code figure} ({@link #PRIMARY} or {@link #BEST}). */
+        PairedRatio change(Check k, String figure) {
+            boolean higherIsBetter = "thrpt".equals(k.variantHead().mode());
+            return PairedRatio.of(gains(k.variantHead(), k.baselineHead(), higherIsBetter, figure),
+                    gains(k.variantBase(), k.baselineBase(), higherIsBetter, figure));
+        }
+
+        private List<Double> gains(Configuration variant, Configuration baseline, boolean higherIsBetter, String figure) {
+            List<Double> v = values(variant, figure);
+            List<Double> b = values(baseline, figure);
             List<Double> out = new ArrayList<>();
             for (int i = 0; i < Math.min(v.size(), b.size()); i++) {
                 out.add(higherIsBetter ? v.get(i) / b.get(i) : b.get(i) / v.get(i));
@@ -381,7 +400,7 @@ final class TrialSchedule {
                 }
             }
             for (Group g : groups) {
-                if (g.ended.isEmpty() && g.trials >= look && g.checks.stream().allMatch(k -> gate.decided(g.change(k)))) {
+                if (g.ended.isEmpty() && g.trials >= look && g.checks.stream().allMatch(k -> gate.decided(g.change(k, gate.figure())))) {
                     g.ended = "decided at " + look + " trials";
                 }
             }

@@ -1,6 +1,7 @@
 package io.hotpathbench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -176,7 +177,7 @@ class JmhOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
         assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, claims"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 
@@ -211,6 +212,13 @@ class JmhOptionsTest {
         assertMessage(Map.of("jmh.gate", ""),
                 "-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
         assertEquals(5, JmhOptions.parse(Map.of("jmh.against", "HEAD~1", "jmh.gate", "", "jmh.trials", "5")).trials());
+        assertFalse(o.gateBest(), "the gate judges fork means unless told otherwise");
+        assertTrue(JmhOptions.parse(Map.of("jmh.against", "HEAD~1", "jmh.gate", "", "jmh.gateFigure", "best")).gateBest());
+        assertFalse(JmhOptions.parse(Map.of("jmh.against", "HEAD~1", "jmh.gate", "", "jmh.gateFigure", "mean")).gateBest());
+        assertMessage(Map.of("jmh.against", "HEAD~1", "jmh.gate", "", "jmh.gateFigure", "median"),
+                "-Djmh.gateFigure=median is not a valid value (expected mean or best)");
+        assertMessage(Map.of("jmh.against", "HEAD~1", "jmh.gateFigure", "best"),
+                "-Djmh.gateFigure names the fork figure -Djmh.gate stops by; give -Djmh.gate too");
         assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.budget", "10m"),
                 "-Djmh.gate samples at fixed looks ([5, 10] trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.budget");
         assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "1"),

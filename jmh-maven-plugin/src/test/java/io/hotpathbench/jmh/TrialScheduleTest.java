@@ -317,6 +317,44 @@ class TrialScheduleTest {
     }
 
     @Test
+    void aGateJudgedByEachForksBestIterationStopsWhereItsBestIsQuietThoughItsMeanIsNot() throws Exception {
+        // every fork's mean wanders by 15% (slow spells of the core), its best iteration by 1%
+        for (String figure : List.of(TrialSchedule.BEST, TrialSchedule.PRIMARY)) {
+            List<TrialSchedule.Configuration> cs = new ArrayList<>();
+            for (String side : List.of("base", "head")) {
+                cs.add(sided("JDK_SPLIT", "||", side));
+                cs.add(sided("INDEX_OF", "||", side));
+            }
+            List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, null);
+            groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
+            Random random = new Random(11);
+            new TrialSchedule(groups, 3, null, null, () -> 0L).gate(new TrialSchedule.Gate(List.of(5, 10), 20, figure))
+                    .run((c, g, trial, order) -> {
+                        double speed = c.params().get("variant").equals("INDEX_OF") ? 3.0 : 1.0;
+                        return new TrialSchedule.Outcome(Map.of(
+                                TrialSchedule.PRIMARY, speed * Math.exp(0.15 * random.nextGaussian()),
+                                TrialSchedule.BEST, speed * 1.4 * Math.exp(0.01 * random.nextGaussian())), 1);
+                    });
+            TrialSchedule.Group g = groups.get(0);
+            if (figure.equals(TrialSchedule.BEST)) {
+                assertEquals("decided at 5 trials", g.ended, "the best iterations agree: decided at the first look");
+                assertTrue(g.change(g.checks.get(0), TrialSchedule.BEST).low() > 0.8);
+            } else {
+                assertEquals(10, g.trials, "the means wander: the first look cannot decide");
+            }
+        }
+    }
+
+    @Test
+    void aForksBestIterationIsItsHighestThroughputOrLowestTime() {
+        List<Object> raw = List.of(List.of(2.0, 3.5, 1.0));
+        assertEquals(3.5, TrialRun.best("thrpt", raw));
+        assertEquals(1.0, TrialRun.best("avgt", raw));
+        assertTrue(Double.isNaN(TrialRun.best("ss", raw)), "a single shot has no fast state");
+        assertTrue(Double.isNaN(TrialRun.best("thrpt", null)));
+    }
+
+    @Test
     void aGateOfOneLookStopsEveryGroupThereDecidedOrNot() throws Exception {
         List<TrialSchedule.Group> groups = gateRun(0.8, 0.15, new ArrayList<>(), List.of(5));
         assertTrue(groups.stream().allMatch(g -> g.trials == 5), "one look: 5 trials, whatever the noise");
