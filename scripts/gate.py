@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CI gate: two commits measured side by side, the claims within one run, or regressions against a baseline run.
 
-    python3 scripts/gate.py AB.json [--undecided warn] [--fork-figure best]   # a run made with -Djmh.against=REF (CI: -Djmh.gate)
+    python3 scripts/gate.py AB.json [--undecided warn] [--strict CLAIMS] [--fork-figure best]   # a run made with -Djmh.against=REF (CI: -Djmh.gate)
     python3 scripts/gate.py CURRENT.json [MORE.json ...] [--baseline FILE | --no-baseline] [--allow-missing]
                             [--time-warn-only] [--claim-ids ID,ID] [--no-claims]
 
@@ -82,6 +82,9 @@ def main(argv=None) -> int:
     ap.add_argument("--claim-ids", help="check only these claims (comma-separated ids)")
     ap.add_argument("--undecided", choices=config.JUDGING["--undecided"][1], default="fail",
                     help="two-commit runs: a gain check the run could not decide fails (the rule) or warns (CI on a noisy machine)")
+    ap.add_argument("--strict", metavar="CLAIMS",
+                    help="two-commit runs: comma-separated gain claims judged by the rule even with --undecided warn "
+                         "(undecided, they fail)")
     ap.add_argument("--fork-figure", choices=config.JUDGING["--fork-figure"][1], default="mean",
                     help="two-commit runs: each fork's figure, the mean of its iterations or the best of them "
                          "(the fast state; needs forks of 50+ short iterations, docs/gate.md)")
@@ -97,9 +100,10 @@ def main(argv=None) -> int:
         verdicts.check_units(cur.results, suite)
         if a.fork_figure == "best":
             cur = twocommit.fast_state(cur)
-        return report(twocommit.judge(cur, suite, a.undecided), warnings)
-    if a.fork_figure != "mean":
-        raise cli.InputError("--fork-figure best judges a two-commit run (-Djmh.against); this is not one")
+        return report(twocommit.judge(cur, suite, a.undecided, strict_claims(a.strict, suite)), warnings)
+    if a.fork_figure != "mean" or a.strict is not None:
+        what = "--strict" if a.strict is not None else "--fork-figure best"
+        raise cli.InputError(f"{what} judges a two-commit run (-Djmh.against); this is not one")
     if a.no_baseline:
         pass
     elif a.baseline:
@@ -115,6 +119,18 @@ def main(argv=None) -> int:
     if base is not None:
         out += verdicts.judge_regressions(base, cur, suite, a.time_warn_only, a.allow_missing)
     return report(out, warnings)
+
+
+def strict_claims(text, suite) -> frozenset:
+    """--strict's claim ids, each one a gain claim of the suite."""
+    if text is None:
+        return frozenset()
+    ids = cli.ids_list(text, "--strict")
+    gains = {c["id"] for _, c in twocommit.gained_pairs(suite)}
+    unknown = [i for i in ids if i not in gains]
+    if unknown:
+        raise cli.InputError(f"--strict: {', '.join(unknown)} is not a gain claim (known: {', '.join(sorted(gains))})")
+    return frozenset(ids)
 
 
 def report(out: list, warnings: list) -> int:

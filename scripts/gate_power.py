@@ -25,7 +25,10 @@ that run's mean (a two-commit run compares like with like on one machine), poole
 replacement, once for the base side and once for the head side of every trial; a loss L adds
 ln(1 - L) to the head side. Drawing the sides independently leaves out the correlation two forks of
 one trial share, so the false alarms are, if anything, overstated. Allocation: each configuration's
-real per-fork B/op values, drawn 5 times a side. A CI run fails when any of its checks fails.
+real per-fork B/op values, drawn 5 times a side. A CI run fails when any of its checks fails; a
+claim has one check per configuration its params name (split's two delimiters), and a loss is put
+into one of them. CI's mode: CI's looks (a check decided at one stops there), a loss shown beyond
+the margin fails, and for the claims CI names with gate.py --strict an undecided check fails too.
 """
 from __future__ import annotations
 
@@ -102,11 +105,20 @@ def ci_looks(suite) -> tuple:
     return twocommit.LOOKS
 
 
-def ci_mode(pool, loss, rule, rng) -> bool:
-    """One synthetic gain check in CI's mode (gate.py --undecided warn): failed only on a shown loss."""
+def ci_mode(pool, loss, rule, rng, strict=False) -> bool:
+    """One synthetic gain check as CI judges it, at CI's looks (a group decided at a look stops
+    there, as the plugin's schedule stops it): failed on a shown loss, and for a claim CI judges
+    strictly (gate.py --strict) also when undecided at the last look."""
     shift = math.log(1 - loss) if loss else 0.0
-    d = [rng.choice(pool) + shift - rng.choice(pool) for _ in range(rule.looks[-1])]
-    return twocommit.decide(d, rule)[0] == "regression"
+    d = []
+    outcome = "inconclusive"
+    for n in rule.looks:
+        while len(d) < n:
+            d.append(rng.choice(pool) + shift - rng.choice(pool))
+        outcome = twocommit.decide(d, rule)[0]
+        if outcome != "inconclusive":
+            break
+    return outcome == "regression" or (strict and outcome != "pass")
 
 
 def one_check(pool, loss, rule, rng) -> tuple:
@@ -123,16 +135,31 @@ def one_check(pool, loss, rule, rng) -> tuple:
     return outcome != "pass", len(d)
 
 
-def estimate_ci(pools: dict, rule, draws, seed) -> dict:
-    """(claim, loss) -> share of synthetic CI-mode checks that failed; ('run', 0) any of a run's."""
+def checks_per_claim(suite) -> dict:
+    """claim id -> how many checks the gate makes of it: one per configuration its params name."""
+    out = {}
+    for _, c in twocommit.gained_pairs(suite):
+        n = 1
+        for v in (c.get("params") or {}).values():
+            n *= len(v) if isinstance(v, list) else 1
+        out[c["id"]] = n
+    return out
+
+
+def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None) -> dict:
+    """(claim, loss) -> share of synthetic CI-mode passes that failed; ('run', 0) any of a run's.
+    No loss: a claim fails when any of its checks (one per configuration) fails; a loss: one check,
+    the loss in one configuration (both conservative)."""
     rng = random.Random(seed)
+    checks = checks or {}
     out = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
     run_fail = 0
     for _ in range(draws):
         failed = False
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
-                f = ci_mode(pool, loss, rule, rng)
+                k = checks.get(cid, 1) if loss == 0.0 else 1
+                f = any([ci_mode(pool, loss, rule, rng, cid in strict) for _ in range(k)])
                 out[(cid, loss)] += f
                 failed |= f and loss == 0.0
         run_fail += failed
@@ -141,21 +168,25 @@ def estimate_ci(pools: dict, rule, draws, seed) -> dict:
     return res
 
 
-def estimate(pools: dict, allocs: dict, rule, draws, seed) -> dict:
-    """(claim, loss) -> (share failed, mean trials); ('alloc', 0) and ('run', 0) the false-alarm rates
-    of the allocation checks and of a whole CI run (any check failing)."""
+def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None) -> dict:
+    """(claim, loss) -> (share failed, mean trials a check); ('alloc', 0) and ('run', 0) the
+    false-alarm rates of the allocation checks and of a whole CI run (any check failing). As in
+    estimate_ci, no loss fails a claim when any of its checks fails, a loss is put in one check."""
     rng = random.Random(seed)
+    checks = checks or {}
     fails = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
-    trials = {k: 0 for k in fails}
+    trials = {k: 0.0 for k in fails}
     alloc_fail = run_fail = 0
     n_alloc = rule.looks[0]
     for _ in range(draws):
         failed_run = False
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
-                f, n = one_check(pool, loss, rule, rng)
+                k = checks.get(cid, 1) if loss == 0.0 else 1
+                made = [one_check(pool, loss, rule, rng) for _ in range(k)]
+                f = any(x for x, _ in made)
                 fails[(cid, loss)] += f
-                trials[(cid, loss)] += n
+                trials[(cid, loss)] += sum(n for _, n in made) / k
                 failed_run |= f and loss == 0.0
         failed_alloc = False
         for vals in allocs.values():
@@ -233,8 +264,12 @@ FIGURES = {"mean": "fork means", "best": "fast state"}
 
 def real_passes(suite, ci_dir=CI_DIR) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
-    gate_pass.py kept. CI's mode (gate.py --undecided warn) fails only a loss shown beyond the margin."""
+    gate_pass.py kept. CI's mode is how CI judges today (suite.json's gate.py options: --undecided
+    warn fails only a loss shown beyond the margin, except for the --strict claims) when the pass was
+    measured for the fork figure CI judges by; otherwise the options its record kept (passes made
+    before records kept them: --undecided warn)."""
     out = []
+    today = config.judging(suite.gate_judge())
     for rec_path in sorted(ci_dir.glob("*.pass.json")):
         run_path = rec_path.with_name(rec_path.name[: -len(".pass.json")] + ".json")
         try:
@@ -244,17 +279,18 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
         if not run_path.is_file():
             raise InputError(f"{rec_path}: its run {run_path.name} is missing")
         run = load(run_path)
-        # CI's options when the pass was made (passes made before the record kept them: --undecided warn)
         try:
             opts = config.judging(rec.get("judge", ["--undecided", "warn"]))
         except (TypeError, ValueError) as e:
             raise InputError(f"{rec_path}: judge: {e}")
+        if opts["fork_figure"] == today["fork_figure"]:
+            opts = today
         if opts["fork_figure"] == "best":
             run = twocommit.fast_state(run)
         vs = twocommit.judge(run, suite)
         failing = [f"{v.check} {v.subject}" + (f" {v.params.get('delimiter', '')}" if v.params.get("delimiter") else "")
                    + f": {v.outcome}" for v in vs if v.failing]
-        ci_mode = any(v.failing for v in twocommit.judge(run, suite, undecided=opts["undecided"]))
+        ci_mode = any(v.failing for v in twocommit.judge(run, suite, undecided=opts["undecided"], strict=opts["strict"]))
         out.append(({**rec, "figure": opts["fork_figure"]}, run, bool(failing), failing, ci_mode))
     return out
 
@@ -308,7 +344,7 @@ def report(sections: list, rule, draws, passes) -> str:
             rows.append([kind, patch, figure, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
                          outcome(expect, sum(c for _, _, c in items), n)])
         lines += table(["kind", "patch", "fork figure", "passes", "days", "the rule (undecided fails)",
-                        "CI's mode (undecided warns)"], rows)
+                        "CI's mode (today's gate.py options)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
         lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "minutes", "the rule", "CI's mode",
                         "failing checks under the rule"],
@@ -342,11 +378,19 @@ def resampled_lines(sec: dict, rule, draws) -> list:
         rows.append(["allocation, every configuration", f"{rates[('alloc', 0.0)][0]:.2%}", "", "", ""])
     rows.append(["**one CI run (any check)**", f"**{rates[('run', 0.0)][0]:.2%}**", "", "", ""])
     lines += table(head, rows)
-    lines += ["", f"CI's mode: one look at {ci_rule.looks[-1]} trials (level {ci_rule.level:g}), a gain check fails only when "
-              f"a loss beyond {ci_rule.margin_pct:g}% is shown (`gate.py --undecided warn`):", ""]
-    rows = [[cid, f"{ci_rates[(cid, 0.0)]:.2%}"] + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] for cid in per_claim]
-    rows.append(["**one CI run (any gain check)**", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", ""])
-    lines += table(["claim", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
+    lines += ["", "A claim's false alarm is that of all its checks, one per configuration its params name (split's "
+              "two delimiters); a loss is put into one configuration's check."]
+    strict = sec["strict"]
+    looks = " and ".join(map(str, ci_rule.looks))
+    lines += ["", f"CI's mode: looks at {looks} trials (level {ci_rule.level:g} each; a check decided at one stops "
+              "there, as the plugin's schedule stops its group); a claim named by "
+              "`gate.py --strict` is judged by the rule (undecided fails), any other fails only when a loss beyond "
+              f"{ci_rule.margin_pct:g}% is shown (`--undecided warn`). CI gates only the techniques a change reaches, so a "
+              "claim's row is the false-alarm rate of a CI run that reaches its technique:", ""]
+    rows = [[cid, "the rule" if cid in strict else "shown loss", f"{ci_rates[(cid, 0.0)]:.2%}"]
+            + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] for cid in per_claim]
+    rows.append(["**one CI run (any gain check)**", "", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", ""])
+    lines += table(["claim", "fails on", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
     lines += plan_lines(sec["planned"], rule)
     return lines
 
@@ -387,10 +431,12 @@ def readme_block(sections: list, draws, passes) -> str:
                      f"{', '.join(f'`{c}`' for c in per_claim)}): the rule's false alarms {rates[('run', 0.0)][0]:.1%} per CI run "
                      f"(target: 1%); a 20% loss of a claimed gain caught in {min(c20):.0%}-{max(c20):.0%} of passes "
                      f"(target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
-        s20 = [ci_rates[(cid, 0.20)] for cid in per_claim]
-        s30 = [ci_rates[(cid, 0.30)] for cid in per_claim]
-        lines.append(f"  CI's mode (one look, only a shown loss fails): false alarms {ci_rates[('run', 0.0)]:.1%} "
-                     f"per CI run; a 20% loss caught in {min(s20):.0%}-{max(s20):.0%}, a 30% loss in {min(s30):.0%}-{max(s30):.0%}.")
+        strict = sec["strict"]
+        each = "; ".join(f"`{cid}` ({'the rule' if cid in strict else 'a shown loss'}): {ci_rates[(cid, 0.0)]:.1%}, "
+                         f"{ci_rates[(cid, 0.20)]:.0%}, {ci_rates[(cid, 0.30)]:.0%}" for cid in per_claim)
+        lines.append(f"  CI's mode (CI's looks; the `--strict` claims fail undecided, the others only on a shown loss): "
+                     f"false alarms {ci_rates[('run', 0.0)]:.1%} a CI run of every check; per claim (what fails it): "
+                     f"false alarms a CI run reaching its technique, a 20% and a 30% loss caught: {each}.")
         rows, k, _, five = sec["planned"]
         mins = [m for *_, m in rows if m is not None]
         if rows and len(mins) == len(rows):
@@ -448,6 +494,8 @@ def main(argv=None) -> int:
         except InputError:
             classes.append(r)
     sections = []
+    strict = config.judging(suite.gate_judge())["strict"]
+    checks = checks_per_claim(suite)
     for title, about, chosen, figure in (
             ("fork means", "Each fork judged by the mean of its measured iterations (the classes' own iterations; "
              "`gate.py`), from the committed runs and both sides of every gate pass made that way.", classes, "mean"),
@@ -459,8 +507,8 @@ def main(argv=None) -> int:
         pools = {cid: centred(r) for cid, r in per_claim.items()}
         sections.append({
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
-            "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed),
-            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed),
+            "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks),
+            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks), "strict": strict,
             "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule)})
     if not sections:
         raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")

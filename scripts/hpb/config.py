@@ -317,20 +317,28 @@ def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
     return c
 
 
-JUDGING = {"--undecided": ("undecided", ("fail", "warn")), "--fork-figure": ("fork_figure", ("mean", "best"))}
+JUDGING = {"--undecided": ("undecided", ("fail", "warn")), "--fork-figure": ("fork_figure", ("mean", "best")),
+           "--strict": ("strict", None)}
 
 
 def judging(opts: list) -> dict:
     """gate.py's options for a two-commit run, as CI's gate pass names them (ci.passes.gate.judge):
-    {'undecided': 'fail'|'warn', 'fork_figure': 'mean'|'best'}, gate.py's defaults where not given.
-    ValueError for anything else."""
-    out = {"undecided": "fail", "fork_figure": "mean"}
+    {'undecided': 'fail'|'warn', 'fork_figure': 'mean'|'best', 'strict': frozenset of claim ids},
+    gate.py's defaults where not given. --strict takes comma-separated gain claims whose undecided
+    checks fail even under --undecided warn. ValueError for anything else."""
+    out = {"undecided": "fail", "fork_figure": "mean", "strict": frozenset()}
     it = iter(opts)
     for o in it:
         if o not in JUDGING:
             raise ValueError(f"{o!r} is not a gate.py option for a two-commit run (known: {', '.join(JUDGING)})")
         key, allowed = JUDGING[o]
         v = next(it, None)
+        if allowed is None:
+            ids = [x.strip() for x in (v or "").split(",")]
+            if v is None or not all(ids):
+                raise ValueError(f"{o} takes comma-separated claim ids, not {v!r}")
+            out[key] = frozenset(ids)
+            continue
         if v not in allowed:
             raise ValueError(f"{o} takes one of {', '.join(allowed)}, not {v!r}")
         out[key] = v

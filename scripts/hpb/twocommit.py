@@ -219,11 +219,13 @@ def gain_logs(by: dict, t, c, suite: Suite) -> list:
     return out
 
 
-def judge(run: Run, suite: Suite, undecided: str = "fail") -> list:
+def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -> list:
     """Every verdict of the gate on a two-commit run: gains, fixed-bar claims on head, time, allocation.
     undecided='warn' reports a gain check the run could not decide, and a fixed bar its interval
     neither clears nor wholly misses, as warnings instead of failing (CI's mode, docs/gate.md says
-    why); a loss shown beyond the margin, and a bar shown missed, fail either way."""
+    why); a loss shown beyond the margin, and a bar shown missed, fail either way. The claims in
+    `strict` are judged by the rule whatever `undecided` says: undecided, they fail (CI's mode for a
+    claim whose measured false alarms at CI's look allow it, docs/gate.md)."""
     from .verdicts import Verdict, describe, judge_claims
     by = sides(run)
     rule = rule_of(run)
@@ -254,12 +256,12 @@ def judge(run: Run, suite: Suite, undecided: str = "fail") -> list:
                        f"{rule.bar:.2f}x, the upper {fig.hi:.3g}x above it")
             else:
                 why = f"undecided: {n} paired trial(s), at least 2 needed"
-            if outcome == "inconclusive" and undecided == "warn":
+            if outcome == "inconclusive" and undecided == "warn" and c["id"] not in strict:
                 outcome, why = "warn", why + " (a warning here: only a loss shown beyond the margin fails)"
             out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",
                                extra={"n": n, "logs": logs}))
     for v in judge_claims(by["head"], suite, ids=ids) if ids else []:
-        if undecided == "warn" and v.outcome in ("fail", "inconclusive") and not _shown_to_miss(v):
+        if undecided == "warn" and v.id not in strict and v.outcome in ("fail", "inconclusive") and not _shown_to_miss(v):
             v = dataclasses.replace(v, outcome="warn", reason=v.reason + "; not shown to miss the bar either "
                                     "(a warning here: only a bar shown missed fails)")
         out.append(v)

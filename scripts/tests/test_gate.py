@@ -537,6 +537,20 @@ def test_in_cis_mode_an_undecided_check_warns_and_only_a_shown_loss_fails(capsys
     assert " FAIL " in claim, "a bar shown missed (the whole interval below 2x) fails in CI's mode too"
 
 
+def test_a_strict_claim_is_judged_by_the_rule_in_cis_mode_and_the_others_warn(capsys):
+    """The same pass (split '||' and Redis MGET undecided): with split's claim strict, its undecided
+    check fails while MGET's still warns."""
+    code, out, _ = run_gate(capsys, GATE_SHORT_FORKS, "--undecided", "warn", "--strict", "split-indexof-2char-2x")
+    gains = rows(out, "gain")
+    split = [r for r in gains if 'delimiter="||"' in r][0]
+    assert code == 1 and "INCONCLUSIVE" in split and "short of 0.80x" in split
+    assert len([r for r in gains if " WARN " in r]) == 1
+    with pytest.raises(SystemExit) as exit_:
+        run_gate(capsys, GATE_SHORT_FORKS, "--undecided", "warn", "--strict", "split-1char")
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.startswith("--strict: split-1char is not a gain claim") and err.count("\n") == 1
+
+
 def test_in_cis_mode_a_bar_neither_cleared_nor_shown_missed_warns(capsys, tmp_path):
     def slow(data):  # head's INDEX_OF at "::" to about 0.7x: its gain over String.split near the 2x bar
         for r in data:

@@ -33,6 +33,23 @@ def test_a_loss_at_the_margin_passes_at_most_alpha_of_the_time_whatever_the_look
     assert unchanged / 500 < 0.05, "quiet trials decide an unchanged commit at the first look"
 
 
+def test_cis_mode_fails_a_strict_claims_undecided_check_and_counts_every_configuration():
+    one = twocommit.Rule(looks=(5,), margin_pct=20, alpha=0.05)
+    wide = [-0.5, 0.5, -0.4, 0.4, 0.0, 0.3, -0.3]  # never decides at 5 trials
+    rng = random.Random(1)
+    warned = sum(gate_power.ci_mode(wide, 0.0, one, rng) for _ in range(500))
+    strict = sum(gate_power.ci_mode(wide, 0.0, one, rng, strict=True) for _ in range(500))
+    assert warned < 25 and strict > 300, (warned, strict)  # undecided mostly: a warning, or a failure
+    from hpb import config
+    checks = gate_power.checks_per_claim(config.load_suite())
+    assert checks["split-indexof-2char-2x"] == 2 and checks["validator-shared-50x"] == 1
+    rng = random.Random(5)
+    pool = [rng.gauss(0, 0.12) for _ in range(200)]
+    one_cfg = gate_power.estimate_ci({"c": pool}, one, 3000, 7, strict={"c"})[("c", 0.0)]
+    two_cfg = gate_power.estimate_ci({"c": pool}, one, 3000, 7, strict={"c"}, checks={"c": 2})[("c", 0.0)]
+    assert two_cfg > one_cfg > 0, "two checks of a claim fail more often than one"
+
+
 def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
     assert gate_power.upper_bound(0, 10) == pytest.approx(1 - 0.05 ** (1 / 10), abs=1e-6)  # 26%
     assert gate_power.upper_bound(0, 1) == pytest.approx(0.95, abs=1e-6)
@@ -51,15 +68,18 @@ def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what
     for name, body in sections.items():
         rows = [line.split("|")[1:-1] for line in body.splitlines() if line.startswith(("| redis-", "| split-", "| validator-"))]
         rule = [[float(c.strip().split("%")[0]) for c in r[1:5]] for r in rows if len(r) == 5 and "% (" in r[1]]
-        ci = [[float(c.strip().split("%")[0]) for c in r[1:5]] for r in rows if len(r) == 5 and "%" in r[1] and "(" not in r[1]]
+        ci = [[r[1].strip()] + [float(c.strip().split("%")[0]) for c in r[2:6]] for r in rows
+              if len(r) == 6 and r[1].strip() in ("the rule", "shown loss")]
         assert rule and len(rule) == len(ci), body
         if name == "fork means":
             assert len(rule) == 4, body  # every gain claim, from the committed runs and passes
         for false_alarm, c10, c20, c30 in rule:  # the rule catches a loss at the margin at least 1 - alpha of the time
             assert 0 <= false_alarm <= 100 and c10 <= c20 + 5 and c20 <= c30 + 5 and c20 >= 90
-        for (rule_fa, *_), (ci_fa, c10, c20, c30) in zip(rule, ci):  # CI's mode fails less often, and catches less
-            assert ci_fa <= rule_fa and c10 <= c20 + 5 and c20 <= c30 + 5
-        assert "CI's mode: one look at 5 trials" in body
+        for (rule_fa, *_), (fails_on, ci_fa, c10, c20, c30) in zip(rule, ci):
+            assert fails_on in ("the rule", "shown loss") and c10 <= c20 + 5 and c20 <= c30 + 5
+            if fails_on == "shown loss":  # CI's retreat fails less often than the rule, and catches less
+                assert ci_fa <= rule_fa
+        assert "CI's mode: looks at 5 and 10 trials" in body
 
 
 def test_the_plan_needs_more_trials_for_noisier_trials_and_five_at_the_spread_it_names():
