@@ -15,8 +15,9 @@ added to a technique file is gated without touching .ci/run.
 The gate pass measures only the techniques the change reaches (hpb.scope: the paths that differ
 between the baseline's commit and this tree), with -Djmh.claims naming their gain claims; where it
 reaches none, the line's kind is `unchanged` and its arguments are the pass's `unchanged` run, a
-short two-commit run that shows the comparison still works and judges nothing. What was left out
-and why goes to stderr. --all, or HPB_GATE=all in the environment, gates every technique.
+short two-commit run that shows the comparison still works and judges nothing. The other passes
+are scoped the same way: they keep the claims of the techniques the change reaches, and a pass left
+with none is not made. What was left out and why goes to stderr. --all, or HPB_GATE=all in the environment, gates every technique.
 """
 from __future__ import annotations
 
@@ -43,7 +44,10 @@ def baseline_commit(path=BASELINE_PROVENANCE) -> str:
 
 def plan(suite: config.Suite, base: str | None = None, scope: scoping.Scope | None = None) -> list:
     """[(pass, kind, [claim ids], [mvn args])] in the order of the suite's passes; passes no claim names
-    are left out. With a scope the gate pass takes only the claims of the techniques in it."""
+    are left out. With a scope every pass takes only the claims of the techniques in it: a claims
+    pass none of whose techniques the change reaches is left out too (their code, benchmark and
+    claims are the baseline's commit's, whose CI judged them), and the gate pass becomes the
+    `unchanged` run."""
     out = []
     for name, p in suite.ci_passes.items():
         ids = [c["id"] for t in suite.techniques for c in t.claims if c["ci"] == name]
@@ -60,7 +64,10 @@ def plan(suite: config.Suite, base: str | None = None, scope: scoping.Scope | No
             else:
                 out.append((name, "gate", kept, [against, "-Djmh.gate", f"-Djmh.claims={','.join(kept)}", *p["args"]]))
         else:
-            out.append((name, "claims", ids, [f"-Djmh.claims={','.join(ids)}", *p["args"]]))
+            kept = ids if scope is None else [c["id"] for t in suite.techniques for c in t.claims
+                                             if c["ci"] == name and scope.covers(t.id)]
+            if kept:
+                out.append((name, "claims", kept, [f"-Djmh.claims={','.join(kept)}", *p["args"]]))
     return out
 
 
@@ -73,8 +80,10 @@ def describe(scope: scoping.Scope, suite: config.Suite, base: str) -> str:
     taken = [f"{t.id} ({scope.why[t.id]})" for t in suite.techniques if scope.covers(t.id)]
     if not taken:
         return (f"gate scope: no technique's code, benchmark, claims or build differs from {base[:12]}: "
-                "the gate pass has nothing to compare; a short two-commit run checks the comparison works")
-    return f"gate scope: {', '.join(taken)}; the other techniques are identical to {base[:12]}'s"
+                "the gate pass has nothing to compare and no claims pass is made; a short two-commit run "
+                "checks the comparison works")
+    return (f"gate scope: {', '.join(taken)}; the other techniques are identical to {base[:12]}'s "
+            "and no pass measures them")
 
 
 @cli.guarded

@@ -332,15 +332,24 @@ def test_every_link_in_the_tracked_documents_stays_inside_the_repository():
 
 
 def test_the_gate_pass_names_gate_pys_options_and_bad_ones_are_refused():
-    assert config.judging(["--undecided", "warn", "--fork-figure", "best"]) == {"undecided": "warn", "fork_figure": "best"}
-    assert config.judging([]) == {"undecided": "fail", "fork_figure": "mean"}
-    for bad in (["--baseline", "x"], ["--undecided"], ["--fork-figure", "median"]):
+    assert config.judging(["--undecided", "warn", "--fork-figure", "best"]) == {
+        "undecided": "warn", "fork_figure": "best", "strict": frozenset()}
+    assert config.judging([]) == {"undecided": "fail", "fork_figure": "mean", "strict": frozenset()}
+    assert config.judging(["--strict", "a,b"])["strict"] == {"a", "b"}
+    for bad in (["--baseline", "x"], ["--undecided"], ["--fork-figure", "median"], ["--strict"], ["--strict", "a,,b"]):
         with pytest.raises(ValueError):
             config.judging(bad)
     suite = config.load_suite()
     out = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py"), "--judge"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.split() == suite.gate_judge()
     config.judging(suite.gate_judge())  # CI's own options are ones gate.py takes
+
+
+def test_the_claims_ci_judges_strictly_are_gain_claims(suite):
+    from hpb import twocommit
+    strict = config.judging(suite.gate_judge())["strict"]
+    gains = {c["id"] for _, c in twocommit.gained_pairs(suite)}
+    assert strict <= gains, strict - gains  # gate.py refuses any other (test_gate.py)
 
 
 def test_a_gate_judged_by_the_fast_state_measures_enough_iterations_a_fork():
@@ -408,6 +417,19 @@ def test_the_gate_pass_takes_the_claims_of_the_techniques_in_scope(suite):
     name, kind, ids, args = gate_line(scope.Scope(frozenset(), {}))
     assert kind == "unchanged" and ids == full[2] and args == [f"-Djmh.against={base}", *suite.ci_passes["gate"]["unchanged"]]
     assert "-Djmh.gate" not in args, "an unchanged tree's run judges nothing"
+
+
+def test_a_claims_pass_keeps_the_claims_of_the_techniques_in_scope_and_is_left_out_without_any(suite):
+    from hpb import scope
+    base = "0" * 40
+    claims = lambda s: [x for x in ci_plan.plan(suite, base, s) if x[1] == "claims"]  # noqa: E731
+    every = claims(None)
+    assert every and claims(scope.Scope(frozenset({scope.EVERY}), {})) == every
+    assert claims(scope.Scope(frozenset(), {})) == [], "a change reaching no technique makes no claims pass"
+    (name, _, ids, args), = claims(scope.Scope(frozenset({"keys"}), {}))
+    keys_ids = [c["id"] for c in suite.by_id("keys").claims if c["ci"] == name]
+    assert keys_ids and ids == keys_ids and args[0] == f"-Djmh.claims={','.join(keys_ids)}"
+    assert claims(scope.Scope(frozenset({"validation"}), {})) == [], "the validator has no footprint claim"
 
 
 def test_ci_plan_says_on_stderr_what_the_gate_takes_and_all_gates_everything():
