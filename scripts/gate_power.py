@@ -20,15 +20,20 @@ when the upper bound lies below it, and is otherwise undecided; undecided at the
 fails (INCONCLUSIVE). Allocation per configuration: the forks' medians grew by 16 bytes and 5%, and
 an exact rank-sum test over 5 forks a side gives p <= 0.01.
 
-How the synthetic passes are made: each run's per-trial log gains of a claimed pair are centred on
-that run's mean (a two-commit run compares like with like on one machine), pooled, and drawn with
-replacement, once for the base side and once for the head side of every trial; a loss L adds
-ln(1 - L) to the head side. Drawing the sides independently leaves out the correlation two forks of
+How the synthetic passes are made: each run's per-trial log figures of a claimed pair's two
+configurations (one trial's variant and baseline forks, kept together, so their difference is that
+trial's log gain) are centred on that run's means (a two-commit run compares like with like on one
+machine), pooled, and drawn with replacement, once for the base side and once for the head side of
+every trial; a loss L slows the head side's variant by ln(1 - L), so its gain falls by L. The time
+rows of both configurations are judged on the same draws (twocommit.time_verdict, m the
+configurations a CI run reaching the technique times); CI's tables also give what the gain check
+alone catches, as for a loss that came from the baseline getting faster. Drawing the sides independently leaves out the correlation two forks of
 one trial share, so the false alarms are, if anything, overstated. Allocation: each configuration's
 real per-fork B/op values, drawn 5 times a side. A CI run fails when any of its checks fails; a
 claim has one check per configuration its params name (split's two delimiters), and a loss is put
 into one of them. CI's mode: CI's looks (a check decided at one stops there), a loss shown beyond
-the margin fails, and for the claims CI names with gate.py --strict an undecided check fails too.
+the margin fails, and for the claims CI names with gate.py --strict an undecided check fails too;
+a time row shown slower than the threshold fails either way.
 """
 from __future__ import annotations
 
@@ -49,9 +54,12 @@ CI_DIR = RESULTS_DIR / "ci"
 FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
 
 
-def trial_logs(runs, suite) -> dict:
-    """claim id -> [(label, [per-trial log gains])] from every run (or side of a two-commit run) that
-    measured the pair in 3 or more trials."""
+def trial_figures(runs, suite) -> dict:
+    """claim id -> [(label, [(v, b) per trial])] from every run (or side of a two-commit run) that
+    measured the pair in 3 or more trials: v and b the logs of the variant's and the baseline's fork
+    figures in one trial, oriented as 'higher is better' (a time's log negated), so that v - b is the
+    trial's log gain and v alone what a time check of the variant compares."""
+    from hpb.verdicts import _direction
     out = {}
     for run in runs:
         if run.protocol != "trials":
@@ -61,11 +69,21 @@ def trial_logs(runs, suite) -> dict:
             for t, c in twocommit.gained_pairs(suite):
                 groups, _, _, _ = verdicts._claim_groups(results, c, t, suite)
                 for g in groups:
-                    logs = verdicts.paired_logs(g.result(c["variant"]), g.result(c["baseline"]), t, "primary", "speedup")
-                    if logs and len(logs) >= 3:
+                    a, b = g.result(c["variant"]), g.result(c["baseline"])
+                    if verdicts.paired_logs(a, b, t, "primary", "speedup") is None:
+                        continue
+                    sign = 1 if _direction(t, "primary", a.primary.unit) else -1
+                    bt = dict(zip(b.trials, b.forks_of("primary")))
+                    pairs = [(sign * math.log(v), sign * math.log(bt[k])) for k, v in zip(a.trials, a.forks_of("primary"))
+                             if k in bt and _usable(v) and _usable(bt[k])]
+                    if len(pairs) >= 3:
                         label = run.name + (f" {side}" if side else "") + (f" {g.params}" if len(groups) > 1 else "")
-                        out.setdefault(c["id"], []).append((label, logs))
+                        out.setdefault(c["id"], []).append((label, pairs))
     return out
+
+
+def _usable(x) -> bool:
+    return x > 0 and math.isfinite(x)
 
 
 def alloc_pools(runs, suite) -> dict:
@@ -95,6 +113,28 @@ def centred(per_run) -> list:
     return pool
 
 
+def centred_pairs(per_run) -> list:
+    """trial_figures' (v, b) of every run, each centred on its run's means: a synthetic trial's log
+    gain is v - b, as centred() draws it, and v and b are what the time checks of the two
+    configurations draw."""
+    pool = []
+    for _, pairs in per_run:
+        mv = sum(v for v, _ in pairs) / len(pairs)
+        mb = sum(b for _, b in pairs) / len(pairs)
+        pool += [(v - mv, b - mb) for v, b in pairs]
+    return pool
+
+
+def time_configs(suite, checks=None) -> dict:
+    """claim id -> m, the configurations a CI run reaching its technique times (its gain claims' two
+    configurations for each check), the Bonferroni count of that run's time rows."""
+    checks = checks or checks_per_claim(suite)
+    per_tech = {}
+    for t, c in twocommit.gained_pairs(suite):
+        per_tech[t.id] = per_tech.get(t.id, 0) + 2 * checks.get(c["id"], 1)
+    return {c["id"]: per_tech[t.id] for t, c in twocommit.gained_pairs(suite)}
+
+
 def ci_looks(suite) -> tuple:
     """The looks CI's gate pass makes: one at -Djmh.trials=N when its args give it, else the rule's."""
     for p in suite.ci_passes.values():
@@ -107,31 +147,49 @@ def ci_looks(suite) -> tuple:
 
 def sequential(pool, loss, rule, rng) -> tuple:
     """One synthetic gain check at the rule's looks, stopped at the first that decides it:
-    (outcome, trials used)."""
+    (outcome, trials used, (the variant's, the baseline's) per-trial time logs, head against base).
+    A pool of floats holds log gains; one of (v, b) pairs (centred_pairs) also gives the time logs,
+    and a loss then slows the head side's variant (its gain falls by the loss)."""
     shift = math.log(1 - loss) if loss else 0.0
-    d = []
+    d, tv, tb = [], [], []
     outcome = "inconclusive"
     for n in rule.looks:
         while len(d) < n:
-            d.append(rng.choice(pool) + shift - rng.choice(pool))
+            head, base = rng.choice(pool), rng.choice(pool)
+            if isinstance(head, tuple):
+                d.append(head[0] - head[1] + shift - (base[0] - base[1]))
+                tv.append(head[0] + shift - base[0])
+                tb.append(head[1] - base[1])
+            else:
+                d.append(head + shift - base)
         outcome, _ = twocommit.decide(d, rule)
         if outcome != "inconclusive":
             break
-    return outcome, len(d)
+    return outcome, len(d), (tv, tb)
 
 
-def ci_mode(pool, loss, rule, rng, strict=False) -> bool:
+def time_failed(times, timing) -> bool:
+    """Whether either configuration's time check fails (twocommit.time_verdict) on the trials a
+    synthetic check drew; timing is (m, threshold %), or None to leave time out."""
+    if not timing:
+        return False
+    m, threshold = timing
+    return any(logs and twocommit.time_verdict(logs, m, threshold)[0] for logs in times)
+
+
+def ci_mode(pool, loss, rule, rng, strict=False, timing=None) -> bool:
     """One synthetic gain check as CI judges it, at CI's looks (a group decided at a look stops
     there, as the plugin's schedule stops it): failed on a shown loss, and for a claim CI judges
-    strictly (gate.py --strict) also when undecided at the last look."""
-    outcome, _ = sequential(pool, loss, rule, rng)
-    return outcome == "regression" or (strict and outcome != "pass")
+    strictly (gate.py --strict) also when undecided at the last look; with timing, also when the
+    time row of either configuration fails on the trials drawn."""
+    outcome, _, times = sequential(pool, loss, rule, rng)
+    return outcome == "regression" or (strict and outcome != "pass") or time_failed(times, timing)
 
 
-def one_check(pool, loss, rule, rng) -> tuple:
-    """One synthetic gain check under the rule: (failed?, trials used)."""
-    outcome, n = sequential(pool, loss, rule, rng)
-    return outcome != "pass", n
+def one_check(pool, loss, rule, rng, timing=None) -> tuple:
+    """One synthetic gain check under the rule (and with timing the two time rows): (failed?, trials used)."""
+    outcome, n, times = sequential(pool, loss, rule, rng)
+    return outcome != "pass" or time_failed(times, timing), n
 
 
 def checks_per_claim(suite) -> dict:
@@ -145,12 +203,14 @@ def checks_per_claim(suite) -> dict:
     return out
 
 
-def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None) -> dict:
+def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None) -> dict:
     """(claim, loss) -> share of synthetic CI-mode passes that failed; ('run', 0) any of a run's.
     No loss: a claim fails when any of its checks (one per configuration) fails; a loss: one check,
-    the loss in one configuration (both conservative)."""
+    the loss in one configuration (both conservative). timing: claim id -> (m, threshold %) to judge
+    the time rows too (pools of (v, b) pairs)."""
     rng = random.Random(seed)
     checks = checks or {}
+    timing = timing or {}
     out = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
     run_fail = 0
     for _ in range(draws):
@@ -158,7 +218,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None)
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
                 k = checks.get(cid, 1) if loss == 0.0 else 1
-                f = any([ci_mode(pool, loss, rule, rng, cid in strict) for _ in range(k)])
+                f = any([ci_mode(pool, loss, rule, rng, cid in strict, timing.get(cid)) for _ in range(k)])
                 out[(cid, loss)] += f
                 failed |= f and loss == 0.0
         run_fail += failed
@@ -167,12 +227,14 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None)
     return res
 
 
-def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None) -> dict:
+def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None, timing=None) -> dict:
     """(claim, loss) -> (share failed, mean trials a check); ('alloc', 0) and ('run', 0) the
     false-alarm rates of the allocation checks and of a whole CI run (any check failing). As in
-    estimate_ci, no loss fails a claim when any of its checks fails, a loss is put in one check."""
+    estimate_ci, no loss fails a claim when any of its checks fails, a loss is put in one check, and
+    timing adds the time rows."""
     rng = random.Random(seed)
     checks = checks or {}
+    timing = timing or {}
     fails = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
     trials = {k: 0.0 for k in fails}
     alloc_fail = run_fail = 0
@@ -182,7 +244,7 @@ def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None) -> dict:
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
                 k = checks.get(cid, 1) if loss == 0.0 else 1
-                made = [one_check(pool, loss, rule, rng) for _ in range(k)]
+                made = [one_check(pool, loss, rule, rng, timing.get(cid)) for _ in range(k)]
                 f = any(x for x, _ in made)
                 fails[(cid, loss)] += f
                 trials[(cid, loss)] += sum(n for _, n in made) / k
@@ -323,8 +385,13 @@ def report(sections: list, rule, draws, passes) -> str:
              f"(alpha {rule.alpha:g} spent over the looks); undecided at the last look fails. Allocation: fork medians "
              f"+{twocommit.ALLOC_MIN_BYTES:g} B and +{twocommit.ALLOC_MIN_PCT:g}%, exact rank-sum p <= "
              f"{twocommit.ALLOC_ALPHA:g} over {rule.looks[0]} forks a side. Time rows fail only when shown slower than "
-             f"the threshold at level 1 - {twocommit.TIME_ALPHA:g}/m (their false alarms are at most "
-             f"{twocommit.TIME_ALPHA:.1%} a run by Bonferroni and are not resampled).", "",
+             f"the threshold at level 1 - {twocommit.TIME_ALPHA:g}/m over the m configurations of the run.", "",
+             "The synthetic passes judge the time rows too: each synthetic trial of a side is one real trial's pair of "
+             "fork figures (the variant's and the baseline's, so its gain is that trial's), a loss slows the head "
+             "side's variant by that much, and the two configurations' time rows are judged on the trials the gain "
+             "check drew, with m the configurations a CI run reaching the claim's technique times. A loss that came "
+             "instead from the baseline getting faster is seen by the gain check alone: the CI tables give that "
+             "rate too.", "",
              "## Real passes (results/ci/)", ""]
     if passes:
         groups = {}
@@ -384,15 +451,18 @@ def resampled_lines(sec: dict, rule, draws) -> list:
     lines += ["", f"CI's mode: looks at {looks} trials (level {ci_rule.level:g} each; a check decided at one stops "
               "there, as the plugin's schedule stops its group); a claim named by "
               "`gate.py --strict` is judged by the rule (undecided fails), any other fails only when a loss beyond "
-              f"{ci_rule.margin_pct:g}% is shown (`--undecided warn`). CI gates only the techniques a change reaches, so a "
+              f"{ci_rule.margin_pct:g}% is shown (`--undecided warn`); either also fails when a time row does. CI gates only the techniques a change reaches, so a "
               "claim's row is the false-alarm rate of a CI run that reaches its technique" + (
                   ":" if sec["figure"] == sec["ci_figure"] else
                   f". CI judges by the {FIGURES[sec['ci_figure']]}, not this figure: these rows are what CI's options "
                   "would do on it, not what CI does:"), ""]
+    gain = sec["ci_gain"]
     rows = [[cid, "the rule" if cid in strict else "shown loss", f"{ci_rates[(cid, 0.0)]:.2%}"]
-            + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] for cid in per_claim]
-    rows.append(["**one CI run (any gain check)**", "", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", ""])
-    lines += table(["claim", "fails on", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
+            + [f"{ci_rates[(cid, x)]:.1%}" for x in LOSSES] + [f"{gain[(cid, x)]:.1%}" for x in LOSSES[1:]]
+            for cid in per_claim]
+    rows.append(["**one CI run (any gain or time check)**", "", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", "", "", ""])
+    lines += table(["claim", "fails on", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES]
+                   + [f"gain check alone: {x:.0%} loss" for x in LOSSES[1:]], rows)
     lines += plan_lines(sec["planned"], rule)
     return lines
 
@@ -433,14 +503,17 @@ def readme_block(sections: list, draws, passes) -> str:
                      f"{', '.join(f'`{c}`' for c in per_claim)}): the rule's false alarms {rates[('run', 0.0)][0]:.1%} per CI run "
                      f"(target: 1%); a 20% loss of a claimed gain caught in {min(c20):.0%}-{max(c20):.0%} of passes "
                      f"(target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
-        strict = sec["strict"]
+        strict, gain = sec["strict"], sec["ci_gain"]
         each = "; ".join(f"`{cid}` ({'the rule' if cid in strict else 'a shown loss'}): {ci_rates[(cid, 0.0)]:.1%}, "
-                         f"{ci_rates[(cid, 0.20)]:.0%}, {ci_rates[(cid, 0.30)]:.0%}" for cid in per_claim)
-        lines.append(f"  CI's mode (CI's looks; the `--strict` claims fail undecided, the others only on a shown loss"
+                         f"{ci_rates[(cid, 0.20)]:.0%} ({gain[(cid, 0.20)]:.0%}), {ci_rates[(cid, 0.30)]:.0%} "
+                         f"({gain[(cid, 0.30)]:.0%})" for cid in per_claim)
+        lines.append(f"  CI's mode (CI's looks; the `--strict` claims fail undecided, the others only on a shown loss, "
+                     "and any on a time row shown slower"
                      + ("" if sec["figure"] == sec["ci_figure"] else "; CI does not judge by this figure, so this is what "
                         "its options would do on it") + "): "
                      f"false alarms {ci_rates[('run', 0.0)]:.1%} a CI run of every check; per claim (what fails it): "
-                     f"false alarms a CI run reaching its technique, a 20% and a 30% loss caught: {each}.")
+                     f"false alarms a CI run reaching its technique, a 20% and a 30% loss of the variant's speed caught "
+                     f"(in brackets: by the gain check alone, as for a loss from the baseline getting faster): {each}.")
         rows, k, _, five = sec["planned"]
         mins = [m for *_, m in rows if m is not None]
         if rows and len(mins) == len(rows):
@@ -501,19 +574,23 @@ def main(argv=None) -> int:
     today = config.judging(suite.gate_judge())
     strict, ci_figure = today["strict"], today["fork_figure"]
     checks = checks_per_claim(suite)
+    threshold = twocommit.time_threshold(suite)
+    timing = {cid: (m, threshold) for cid, m in time_configs(suite, checks).items()}
     for title, about, chosen, figure in (
             ("fork means", "Each fork judged by the mean of its measured iterations (the classes' own iterations; "
              "`gate.py`), from the committed runs and both sides of every gate pass made that way.", classes, "mean"),
             ("fast state", "Each fork judged by its best of 100 x 100 ms iterations (`gate.py --fork-figure best`, "
              "docs/gate.md), from the runs made that way: results/pilot/fast-state/ and the gate passes.", fast, "best")):
-        per_claim = trial_logs(chosen, suite)
-        if not per_claim:
+        figures = trial_figures(chosen, suite)
+        if not figures:
             continue
-        pools = {cid: centred(r) for cid, r in per_claim.items()}
+        per_claim = {cid: [(label, [v - b for v, b in pairs]) for label, pairs in r] for cid, r in figures.items()}
+        pools = {cid: centred_pairs(r) for cid, r in figures.items()}
         sections.append({
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
-            "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks),
-            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks), "strict": strict,
+            "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
+            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing), "strict": strict,
+            "ci_gain": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks),
             "ci_figure": ci_figure,
             "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule)})
     if not sections:

@@ -268,13 +268,11 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
     base = {r.key: r for r in by["base"]}
     pairs = [(h, base[h.key]) for h in by["head"] if h.key in base]
     m = max(1, len(pairs))
-    threshold = suite.regression.get("threshold_pct", 10)
-    slower = math.log(1 - threshold / 100)
+    threshold = time_threshold(suite)
     for h, b in pairs:
         t = suite.technique(h.cls)
         logs = list(trial_logs(h, b, t).values())
-        fig = one_sided(logs, 1 - TIME_ALPHA / m)
-        shown = fig.known and math.log(fig.hi) < slower
+        shown, fig = time_verdict(logs, m, threshold)
         out.append(Verdict("time", describe(h), "regression" if shown else "ok",
                            (f"shown slower by more than {threshold:g}%" if shown else "no slowdown beyond "
                             f"{threshold:g}% shown") + f" (one-sided {1 - TIME_ALPHA / m:.4g} bounds, {len(logs)} trials)",
@@ -288,6 +286,19 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
     if not pairs:
         raise InputError(f"{run.name}: no configuration was measured on both sides")
     return out
+
+
+def time_threshold(suite: Suite) -> float:
+    """The slowdown (%) a configuration's time must be shown to exceed before it fails."""
+    return float(suite.regression.get("threshold_pct", 10))
+
+
+def time_verdict(logs: list, m: int, threshold_pct: float) -> tuple:
+    """(shown slower?, Figure) for one configuration's per-trial ln(head/base), oriented as 'x better':
+    a regression only when the upper one-sided bound at level 1 - TIME_ALPHA / m (Bonferroni over the
+    m configurations of the run) lies below 1 - threshold."""
+    fig = one_sided(logs, 1 - TIME_ALPHA / max(1, m))
+    return bool(fig.known and math.log(fig.hi) < math.log(1 - threshold_pct / 100)), fig
 
 
 def _shown_to_miss(v) -> bool:

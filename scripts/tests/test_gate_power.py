@@ -50,6 +50,44 @@ def test_cis_mode_fails_a_strict_claims_undecided_check_and_counts_every_configu
     assert two_cfg > one_cfg > 0, "two checks of a claim fail more often than one"
 
 
+def test_the_time_rows_catch_a_slowed_variant_the_gain_check_leaves_undecided():
+    # a time row: shown slower than 10% only when its upper bound, Bonferroni over m, lies below 0.90x
+    assert twocommit.time_verdict([math.log(0.7) + x for x in (0.0, 0.01, -0.01, 0.02, -0.02)], 2, 10)[0]
+    assert not twocommit.time_verdict([math.log(0.95) + x for x in (0.0, 0.01, -0.01, 0.02, -0.02)], 2, 10)[0]
+    assert not twocommit.time_verdict([math.log(0.7), 0.0, 0.3, -0.4, 0.1], 2, 10)[0]  # too wide to show it
+    one = twocommit.Rule(looks=(5,), margin_pct=20, alpha=0.05)
+    rng = random.Random(2)
+    # a quiet variant, a noisy baseline: the gain moves too much to decide, the variant's own time does not
+    pool = [(rng.gauss(0, 0.02), rng.gauss(0, 0.25)) for _ in range(300)]
+    gain_only = sum(gate_power.ci_mode(pool, 0.25, one, random.Random(k)) for k in range(300))
+    with_time = sum(gate_power.ci_mode(pool, 0.25, one, random.Random(k), timing=(2, 10)) for k in range(300))
+    assert gain_only < 60 and with_time > 270, (gain_only, with_time)
+    unchanged = sum(gate_power.ci_mode(pool, 0.0, one, random.Random(k), timing=(2, 10)) for k in range(300))
+    assert unchanged <= 3, unchanged
+    # a pool of bare log gains has no time rows to judge
+    gains = [v - b for v, b in pool]
+    assert sum(gate_power.ci_mode(gains, 0.25, one, random.Random(k), timing=(2, 10)) for k in range(300)) < 60
+
+
+def test_the_pairs_drawn_are_the_trials_gains_and_each_technique_counts_its_configurations():
+    from hpb import config, verdicts
+    from hpb.model import load
+    suite = config.load_suite()
+    assert gate_power.time_configs(suite) == {"redis-mget-4x": 4, "redis-pooled-1.3x": 4,
+                                              "split-indexof-2char-2x": 4, "validator-shared-50x": 2}
+    run = load(sorted((SCRIPTS.parent / "results" / "ci").glob("*Z-03bc700.json"))[0])
+    figures = gate_power.trial_figures([run], suite)
+    assert set(figures) == set(gate_power.checks_per_claim(suite))
+    by = twocommit.sides(run)
+    for t, c in twocommit.gained_pairs(suite):
+        groups, _, _, _ = verdicts._claim_groups(by["head"], c, t, suite)
+        logs = verdicts.paired_logs(groups[0].result(c["variant"]), groups[0].result(c["baseline"]), t, "primary", "speedup")
+        label, pairs = next((lab, p) for lab, p in figures[c["id"]] if lab.startswith(run.name + " head"))
+        assert [v - b for v, b in pairs] == pytest.approx(logs, abs=1e-12), label
+    pool = gate_power.centred_pairs(figures["validator-shared-50x"])
+    assert sum(v for v, _ in pool) == pytest.approx(0, abs=1e-9) and sum(b for _, b in pool) == pytest.approx(0, abs=1e-9)
+
+
 def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
     assert gate_power.upper_bound(0, 10) == pytest.approx(1 - 0.05 ** (1 / 10), abs=1e-6)  # 26%
     assert gate_power.upper_bound(0, 1) == pytest.approx(0.95, abs=1e-6)
@@ -68,14 +106,16 @@ def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what
     for name, body in sections.items():
         rows = [line.split("|")[1:-1] for line in body.splitlines() if line.startswith(("| redis-", "| split-", "| validator-"))]
         rule = [[float(c.strip().split("%")[0]) for c in r[1:5]] for r in rows if len(r) == 5 and "% (" in r[1]]
-        ci = [[r[1].strip()] + [float(c.strip().split("%")[0]) for c in r[2:6]] for r in rows
-              if len(r) == 6 and r[1].strip() in ("the rule", "shown loss")]
+        ci = [[r[1].strip()] + [float(c.strip().split("%")[0]) for c in r[2:8]] for r in rows
+              if len(r) == 8 and r[1].strip() in ("the rule", "shown loss")]
         assert rule and len(rule) == len(ci), body
+        for *_, c20, c30, g20, g30 in ci:  # the same draws: the time rows only add to what the gain check catches
+            assert c20 >= g20 and c30 >= g30
         if name == "fork means":
             assert len(rule) == 4, body  # every gain claim, from the committed runs and passes
         for false_alarm, c10, c20, c30 in rule:  # the rule catches a loss at the margin at least 1 - alpha of the time
             assert 0 <= false_alarm <= 100 and c10 <= c20 + 5 and c20 <= c30 + 5 and c20 >= 90
-        for (rule_fa, *_), (fails_on, ci_fa, c10, c20, c30) in zip(rule, ci):
+        for (rule_fa, *_), (fails_on, ci_fa, c10, c20, c30, _, _) in zip(rule, ci):
             assert fails_on in ("the rule", "shown loss") and c10 <= c20 + 5 and c20 <= c30 + 5
             if fails_on == "shown loss":  # CI's retreat fails less often than the rule, and catches less
                 assert ci_fa <= rule_fa
