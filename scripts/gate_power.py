@@ -29,8 +29,8 @@ rows of both configurations are judged on the same draws (twocommit.time_verdict
 configurations a CI run reaching the technique times); CI's tables also give what the gain check
 alone catches, as for a loss that came from the baseline getting faster. Drawing the sides
 independently leaves out the correlation two forks of one trial share, so the false alarms are, if
-anything, overstated. Allocation: each configuration's
-real per-fork B/op values, drawn 5 times a side. A CI run fails when any of its checks fails; a
+anything, overstated. Allocation: each configuration's real per-fork B/op values, drawn 5 times a
+side. A CI run fails when any of its checks fails; a
 claim has one check per configuration its params name (split's two delimiters), and a loss is put
 into one of them. CI's mode: CI's looks (a check decided at one stops there), a loss shown beyond
 the margin fails, and for the claims CI names with gate.py --strict an undecided check fails too;
