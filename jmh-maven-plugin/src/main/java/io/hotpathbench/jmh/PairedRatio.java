@@ -58,19 +58,100 @@ record PairedRatio(int n, double ratio, double low, double high) {
         2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
         2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
 
-    private static final double[] T95 = {
-        6.3138, 2.9200, 2.3534, 2.1318, 2.0150, 1.9432, 1.8946, 1.8595, 1.8331, 1.8125,
-        1.7959, 1.7823, 1.7709, 1.7613, 1.7531, 1.7459, 1.7396, 1.7341, 1.7291, 1.7247,
-        1.7207, 1.7171, 1.7139, 1.7109, 1.7081, 1.7056, 1.7033, 1.7011, 1.6991, 1.6973};
-
-    /** The 0.95 quantile of Student's t with {@code df} degrees of freedom (a gate run's single look). */
-    static double t95(int df) {
-        return quantile(T95, 1.644854, df);
-    }
-
     /** The 0.975 quantile of Student's t with {@code df} degrees of freedom. */
     static double t975(int df) {
         return quantile(T975, 1.959964, df);
+    }
+
+    /**
+     * The {@code p} quantile of Student's t with {@code df} degrees of freedom, for any 0.5 &lt; p &lt; 1
+     * (a gate look's level, 1 - 0.05 / looks): bisection on the distribution function, as
+     * scripts/hpb/forks.py computes it.
+     */
+    static double tQuantile(double p, int df) {
+        if (!(p > 0.5 && p < 1) || df < 1) {
+            throw new IllegalArgumentException("t quantile needs 0.5 < p < 1 and df >= 1, got p=" + p + ", df=" + df);
+        }
+        double lo = 0;
+        double hi = 1;
+        while (tCdf(hi, df) < p) {
+            hi *= 2;
+        }
+        for (int i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
+            double mid = (lo + hi) / 2;
+            if (tCdf(mid, df) < p) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return (lo + hi) / 2;
+    }
+
+    /** P(T &lt;= t) for Student's t with {@code df} degrees of freedom, t &gt;= 0. */
+    private static double tCdf(double t, int df) {
+        double x = df / (df + t * t);
+        return 1 - 0.5 * regularizedBeta(df / 2.0, 0.5, x);
+    }
+
+    /** The regularized incomplete beta function I_x(a, b). */
+    private static double regularizedBeta(double a, double b, double x) {
+        if (x <= 0) {
+            return 0;
+        }
+        if (x >= 1) {
+            return 1;
+        }
+        double ln = lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log(1 - x);
+        if (x < (a + 1) / (a + b + 2)) {
+            return Math.exp(ln) * betaFraction(a, b, x) / a;
+        }
+        return 1 - Math.exp(ln) * betaFraction(b, a, 1 - x) / b;
+    }
+
+    /** The continued fraction of the incomplete beta function (modified Lentz). */
+    private static double betaFraction(double a, double b, double x) {
+        double tiny = 1e-300;
+        double c = 1;
+        double d = 1 / nonZero(1 - (a + b) * x / (a + 1), tiny);
+        double h = d;
+        for (int m = 1; m < 300; m++) {
+            int m2 = 2 * m;
+            double aa = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
+            d = 1 / nonZero(1 + aa * d, tiny);
+            c = nonZero(1 + aa / c, tiny);
+            h *= d * c;
+            aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
+            d = 1 / nonZero(1 + aa * d, tiny);
+            c = nonZero(1 + aa / c, tiny);
+            double delta = d * c;
+            h *= delta;
+            if (Math.abs(delta - 1) < 1e-15) {
+                break;
+            }
+        }
+        return h;
+    }
+
+    private static double nonZero(double v, double tiny) {
+        return Math.abs(v) > tiny ? v : tiny;
+    }
+
+    /** ln Gamma(x) for x &gt; 0 (Lanczos, g = 7, nine terms: about 15 significant digits). */
+    private static double lnGamma(double x) {
+        if (x < 0.5) {
+            return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lnGamma(1 - x);
+        }
+        double[] g = {0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+            -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+            1.5056327351493116e-7};
+        double y = x - 1;
+        double sum = g[0];
+        for (int i = 1; i < g.length; i++) {
+            sum += g[i] / (y + i);
+        }
+        double t = y + 7.5;
+        return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(sum);
     }
 
     /** A t quantile: from the table up to 30 degrees of freedom, beyond it the Cornish-Fisher expansion around the normal quantile {@code z} (within 1e-4 of the table at 30). */

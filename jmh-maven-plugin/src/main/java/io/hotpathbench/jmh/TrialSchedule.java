@@ -91,8 +91,9 @@ final class TrialSchedule {
 
         /**
          * A change is decided when its one-sided bounds at level 1 - 0.05 / looks lie wholly above or
-         * wholly below 1 - margin: with two looks, the ends of its 95% two-sided interval; with one,
-         * the 90% interval's, computed from the 95% one's half-width and the ratio of t quantiles.
+         * wholly below 1 - margin: with two looks, the ends of its 95% two-sided interval; with any
+         * other number, the interval rescaled from the 95% one's half-width by the ratio of t
+         * quantiles (one look: the 90% interval; four: the 97.5%).
          */
         boolean decided(PairedRatio change) {
             double bar = 1 - marginPct / 100;
@@ -101,8 +102,9 @@ final class TrialSchedule {
             }
             double low = change.low();
             double high = change.high();
-            if (looks.size() == 1) {
-                double scale = PairedRatio.t95(change.n() - 1) / PairedRatio.t975(change.n() - 1);
+            if (looks.size() != 2) {
+                double level = 1 - (1 - PairedRatio.CONFIDENCE) / looks.size();
+                double scale = PairedRatio.tQuantile(level, change.n() - 1) / PairedRatio.t975(change.n() - 1);
                 double mid = Math.log(change.ratio());
                 double half = (Math.log(high) - mid) * scale;
                 low = Math.exp(mid - half);

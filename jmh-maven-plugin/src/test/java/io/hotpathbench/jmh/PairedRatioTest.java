@@ -61,9 +61,16 @@ class PairedRatioTest {
     }
 
     @Test
-    void theOneSidedNinetyFivePercentQuantileOfTheGatesSingleLook() {
-        org.junit.jupiter.api.Assertions.assertEquals(2.1318, PairedRatio.t95(4), 1e-4);
-        org.junit.jupiter.api.Assertions.assertEquals(1.6973, PairedRatio.t95(30), 1e-4);
-        org.junit.jupiter.api.Assertions.assertEquals(1.6839, PairedRatio.t95(40), 1e-3);
+    void theTQuantileAtAnyLookLevelMatchesTheTables() {
+        // one look: 0.95; two: 0.975 (the table t975 holds); four: 0.9875
+        org.junit.jupiter.api.Assertions.assertEquals(2.1318, PairedRatio.tQuantile(0.95, 4), 1e-4);
+        org.junit.jupiter.api.Assertions.assertEquals(1.6973, PairedRatio.tQuantile(0.95, 30), 1e-4);
+        org.junit.jupiter.api.Assertions.assertEquals(1.6839, PairedRatio.tQuantile(0.95, 40), 1e-4);
+        org.junit.jupiter.api.Assertions.assertEquals(3.4954, PairedRatio.tQuantile(0.9875, 4), 1e-4);
+        org.junit.jupiter.api.Assertions.assertEquals(2.6850, PairedRatio.tQuantile(0.9875, 9), 1e-4);
+        for (int df = 1; df <= 30; df++) {
+            org.junit.jupiter.api.Assertions.assertEquals(PairedRatio.t975(df), PairedRatio.tQuantile(0.975, df), 1e-4);
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> PairedRatio.tQuantile(0.5, 4));
     }
 }

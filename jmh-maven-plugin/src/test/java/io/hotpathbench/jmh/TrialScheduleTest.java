@@ -1,6 +1,7 @@
 package io.hotpathbench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -360,5 +361,17 @@ class TrialScheduleTest {
         assertTrue(groups.stream().allMatch(g -> g.trials == 5), "one look: 5 trials, whatever the noise");
         TrialSchedule.Group bars = groups.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
         assertEquals("undecided at the last look", bars.ended);
+    }
+
+    @Test
+    void eachOfFourLooksIsJudgedAtLevelOneMinusAlphaOverFour() {
+        // 0.9x at 5 trials, its 95% interval [0.81, 1.0]: above the 0.8 bar at one side of a 95%
+        // two-sided interval (two looks), below it at level 0.9875 (four looks: the half-width grows
+        // by t(0.9875, 4) / t(0.975, 4) = 1.26, so the low end falls to 0.788)
+        PairedRatio change = new PairedRatio(5, 0.9, 0.81, 1.0);
+        assertTrue(new TrialSchedule.Gate(List.of(5, 10), 20).decided(change));
+        assertFalse(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(change));
+        assertTrue(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(new PairedRatio(5, 0.9, 0.85, 0.953)),
+                "a tighter interval clears the bar at level 0.9875 too");
     }
 }
