@@ -3,7 +3,7 @@
 that changed nothing (false alarm) and how often it catches a loss of 10%, 20% and 30% of a claimed
 pair's gain; and from the real passes kept in results/ci/, how it did.
 
-    python3 scripts/gate_power.py [RUN.json ...] [--looks 5,10] [--margin 20] [--alpha 0.05]
+    python3 scripts/gate_power.py [RUN.json ...] [--looks 5,10,15,20] [--margin 20] [--alpha 0.05]
                                   [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
 
 Without runs it resamples every committed run of the trial protocol in results/ made by the current
@@ -13,8 +13,8 @@ iterations, the fast state (gate.py --fork-figure best) from runs of 50 or more 
 Each real pass is judged with the gate.py options its .pass.json records (CI's at the time).
 
 The rule (hpb.twocommit, the one gate.py applies): both commits run in the same trials, so each
-trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t). At each look (5
-trials, then 10 for a group the first cannot decide) the check passes when the lower one-sided
+trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t). At each look (5,
+10, 15 and 20 trials; a group stops at the first look that decides it) the check passes when the lower one-sided
 Student t bound on mean(d) at level 1 - alpha / looks lies above ln(1 - margin), is a regression
 when the upper bound lies below it, and is otherwise undecided; undecided at the last look, it
 fails (INCONCLUSIVE). Allocation per configuration: the forks' medians grew by 16 bytes and 5%, and
@@ -32,8 +32,9 @@ independently leaves out the correlation two forks of one trial share, so the fa
 anything, overstated. Allocation: each configuration's real per-fork B/op values, drawn 5 times a
 side. A CI run fails when any of its checks fails; a claim has one check per configuration its
 params name (split's two delimiters), and a loss is put into one of them. CI's mode: CI's looks (a check decided at one stops there), a loss shown beyond
-the margin fails, and for the claims CI names with gate.py --strict an undecided check fails too;
-a time row shown slower than the threshold fails either way.
+the margin fails, and so does an undecided check: for every claim when CI's gate.py options leave
+undecided checks failing (today), only for the --strict claims under --undecided warn (as CI judged
+before its looks reached 20); a time row shown slower than the threshold fails either way.
 """
 from __future__ import annotations
 
@@ -336,12 +337,11 @@ FIGURES = {"mean": "fork means", "best": "fast state"}
 
 def real_passes(suite, ci_dir=CI_DIR) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
-    gate_pass.py kept. CI's mode is how CI judges today (suite.json's gate.py options: --undecided
-    warn fails only a loss shown beyond the margin, except for the --strict claims) when the pass was
-    measured for the fork figure CI judges by; otherwise the options its record kept (passes made
-    before records kept them: --undecided warn)."""
+    gate_pass.py kept. CI's mode is how CI judges today (suite.json's gate.py options) when the pass
+    was measured as CI measures today (its fork figure and looks); otherwise the options its record
+    kept, CI's at the time (passes made before records kept them: --undecided warn)."""
     out = []
-    today = config.judging(suite.gate_judge())
+    today, looks_today = config.judging(suite.gate_judge()), ci_looks(suite)
     for rec_path in sorted(ci_dir.glob("*.pass.json")):
         run_path = rec_path.with_name(rec_path.name[: -len(".pass.json")] + ".json")
         try:
@@ -355,7 +355,7 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
             opts = config.judging(rec.get("judge", ["--undecided", "warn"]))
         except (TypeError, ValueError) as e:
             raise InputError(f"{rec_path}: judge: {e}")
-        if opts["fork_figure"] == today["fork_figure"]:
+        if opts["fork_figure"] == today["fork_figure"] and twocommit.rule_of(run).looks == looks_today:
             opts = today
         if opts["fork_figure"] == "best":
             run = twocommit.fast_state(run)
@@ -365,6 +365,19 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
         ci_mode = any(v.failing for v in twocommit.judge(run, suite, undecided=opts["undecided"], strict=opts["strict"]))
         out.append(({**rec, "figure": opts["fork_figure"]}, run, bool(failing), failing, ci_mode))
     return out
+
+
+def looks_of(run) -> str:
+    """The looks a pass was judged at, as its tables show them: '5,10'."""
+    return ",".join(map(str, twocommit.rule_of(run).looks))
+
+
+def ci_mode_words(strict, per_claim) -> str:
+    """How CI's mode fails a claim's gain check, in the report's words."""
+    if set(per_claim) <= set(strict):
+        return "every claim is judged by the rule (undecided at the last look fails)"
+    return ("a claim named by `gate.py --strict` is judged by the rule (undecided fails), any other fails only "
+            "when a loss beyond the margin is shown (`--undecided warn`)")
 
 
 def plan_lines(planned, rule) -> list:
@@ -407,7 +420,8 @@ def report(sections: list, rule, draws, passes) -> str:
     if passes:
         groups = {}
         for rec, run, failed, failing, ci_mode in passes:
-            key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"), FIGURES[rec["figure"]])
+            key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"), FIGURES[rec["figure"]],
+                   looks_of(run))
             groups.setdefault(key, []).append((run, failed, ci_mode))
 
         def outcome(expect, k, n):
@@ -415,20 +429,20 @@ def report(sections: list, rule, draws, passes) -> str:
                 return f"{k} false alarm(s) in {n}: rate <= {upper_bound(k, n):.0%} (95%)"
             return f"caught in {k} of {n}" + ("" if k == n else " (MISSED in some)")
         rows = []
-        for (kind, patch, expect, figure), items in groups.items():
+        for (kind, patch, expect, figure, looks), items in groups.items():
             n = len(items)
             days = sorted({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in items})
-            rows.append([kind, patch, figure, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
+            rows.append([kind, patch, figure, looks, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
                          outcome(expect, sum(c for _, _, c in items), n)])
-        lines += table(["kind", "patch", "fork figure", "passes", "days", "the rule (undecided fails)",
-                        "CI's mode (today's gate.py options)"], rows)
+        lines += table(["kind", "patch", "fork figure", "looks", "passes", "days", "the rule (undecided fails)",
+                        "CI's mode (CI's gate.py options at those looks)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
         lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "minutes", "the rule", "CI's mode",
                         "failing checks under the rule"],
                        [[run.name, rec.get("kind"), rec.get("patch") or "",
                          ", ".join(sorted(twocommit.selected_claims(run) or [])) or "every technique",
                          FIGURES[rec["figure"]],
-                         ",".join(map(str, twocommit.rule_of(run).looks)),
+                         looks_of(run),
                          f"{run.provenance.get('durationSeconds', 0) / 60:.0f}", "FAILED" if failed else "passed",
                          "FAILED" if ci_mode else "passed", "; ".join(failing)]
                         for rec, run, failed, failing, ci_mode in passes])
@@ -458,11 +472,10 @@ def resampled_lines(sec: dict, rule, draws) -> list:
     lines += ["", "A claim's false alarm is that of all its checks, one per configuration its params name (split's "
               "two delimiters); a loss is put into one configuration's check."]
     strict = sec["strict"]
-    looks = " and ".join(map(str, ci_rule.looks))
+    looks = ", ".join(map(str, ci_rule.looks[:-1])) + (" and " if len(ci_rule.looks) > 1 else "") + str(ci_rule.looks[-1])
     lines += ["", f"CI's mode: looks at {looks} trials (level {ci_rule.level:g} each; a check decided at one stops "
-              "there, as the plugin's schedule stops its group); a claim named by "
-              "`gate.py --strict` is judged by the rule (undecided fails), any other fails only when a loss beyond "
-              f"{ci_rule.margin_pct:g}% is shown (`--undecided warn`); either also fails when a time row does. CI gates only the techniques a change reaches, so a "
+              f"there, as the plugin's schedule stops its group); {ci_mode_words(strict, per_claim)}, at a margin of "
+              f"{ci_rule.margin_pct:g}%; a claim also fails when a time row does. CI gates only the techniques a change reaches, so a "
               "claim's row is the false-alarm rate of a CI run that reaches its technique" + (
                   ":" if sec["figure"] == sec["ci_figure"] else
                   f". CI judges by the {FIGURES[sec['ci_figure']]}, not this figure: these rows are what CI's options "
@@ -482,10 +495,11 @@ def readme_block(sections: list, draws, passes) -> str:
     saying what it rests on."""
     lines = ["_Generated by `python3 scripts/gate_power.py --out results/gate-power.md --readme README.md`; "
              "the tables are in [results/gate-power.md](results/gate-power.md)._", ""]
-    for figure, name in FIGURES.items():
-        mine = [p for p in passes if p[0]["figure"] == figure]
-        if not mine:
-            continue
+    kinds = sorted({(p[0]["figure"], looks_of(p[1])) for p in passes},
+                   key=lambda k: (list(FIGURES).index(k[0]), [int(x) for x in k[1].split(",")]))
+    for figure, looks in kinds:
+        mine = [p for p in passes if p[0]["figure"] == figure and looks_of(p[1]) == looks]
+        name = f"{FIGURES[figure]}, looks at {looks} trials"
         aa = [(r, f, c) for rec, r, f, _, c in mine if rec.get("expect") == "pass"]
         if aa:
             k, kc, n = sum(f for _, f, _ in aa), sum(c for _, _, c in aa), len(aa)
@@ -517,8 +531,7 @@ def readme_block(sections: list, draws, passes) -> str:
         each = "; ".join(f"`{cid}` ({'the rule' if cid in strict else 'a shown loss'}): {ci_rates[(cid, 0.0)]:.1%}, "
                          f"{ci_rates[(cid, 0.20)]:.0%} ({ci_rates[(cid, 0.20, 'gain')]:.0%}), {ci_rates[(cid, 0.30)]:.0%} "
                          f"({ci_rates[(cid, 0.30, 'gain')]:.0%})" for cid in per_claim)
-        lines.append(f"  CI's mode (CI's looks; the `--strict` claims fail undecided, the others only on a shown loss, "
-                     "and any on a time row shown slower"
+        lines.append(f"  CI's mode (CI's looks; {ci_mode_words(strict, per_claim)}, and any on a time row shown slower"
                      + ("" if sec["figure"] == sec["ci_figure"] else "; CI does not judge by this figure, so this is what "
                         "its options would do on it") + "): "
                      f"false alarms {ci_rates[('run', 0.0)]:.1%} a CI run of every check; per claim (what fails it): "
@@ -582,7 +595,9 @@ def main(argv=None) -> int:
             classes.append(r)
     sections = []
     today = config.judging(suite.gate_judge())
-    strict, ci_figure = today["strict"], today["fork_figure"]
+    ci_figure = today["fork_figure"]
+    # undecided checks fail for every claim unless CI's options say --undecided warn (then only --strict's)
+    strict = frozenset(c["id"] for _, c in twocommit.gained_pairs(suite)) if today["undecided"] == "fail" else today["strict"]
     checks = checks_per_claim(suite)
     threshold = twocommit.time_threshold(suite)
     timing = {cid: (m, threshold) for cid, m in time_configs(suite, checks).items()}

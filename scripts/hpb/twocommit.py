@@ -38,7 +38,7 @@ from .stats import Figure
 SIDES = ("base", "head")
 
 # The gate's defaults; a -Djmh.gate run states its own in its provenance ("gate").
-LOOKS = (5, 10)
+LOOKS = (5, 10, 15, 20)
 MARGIN_PCT = 20.0
 ALPHA = 0.05
 TIME_ALPHA = 0.005

@@ -119,7 +119,22 @@ def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what
             assert fails_on in ("the rule", "shown loss") and c10 <= c20 + 5 and c20 <= c30 + 5
             if fails_on == "shown loss":  # CI's retreat fails less often than the rule, and catches less
                 assert ci_fa <= rule_fa
-        assert "CI's mode: looks at 5 and 10 trials" in body
+        assert "CI's mode: looks at 5, 10, 15 and 20 trials" in body
+        # suite.json's gate.py options leave no --undecided warn: CI judges every claim by the rule
+        assert all(fails_on == "the rule" for fails_on, *_ in ci), body
+
+
+def test_a_pass_made_at_earlier_looks_keeps_the_options_ci_judged_it_with_then():
+    """CI's looks now reach 20; a pass measured when they stopped at 10 is judged in CI's mode with the
+    options its record kept (then --undecided warn), not today's, which would fail every undecided check."""
+    from hpb import config
+    suite = config.load_suite()
+    passes = {run.name: (rec, failed, ci_mode) for rec, run, failed, _, ci_mode in gate_power.real_passes(suite)}
+    rec, failed, ci_mode = passes["20261126T015030Z-0a6e11c-dirty.json"]  # A/A at looks 5,10: Redis pooled undecided
+    assert rec["judge"][:2] == ["--undecided", "warn"] and gate_power.ci_looks(suite) != (5, 10)
+    assert failed and not ci_mode
+    for name, (rec, failed, ci_mode) in passes.items():
+        assert ci_mode <= failed, name  # CI's mode, strict or not, fails only on checks the rule fails on
 
 
 def test_the_plan_needs_more_trials_for_noisier_trials_and_five_at_the_spread_it_names():
