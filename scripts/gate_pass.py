@@ -23,6 +23,7 @@ import datetime
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,9 @@ from hpb.model import REPO, RESULTS_DIR, InputError
 
 PATCHES = Path(__file__).resolve().parent / "tests" / "regressions"
 CI_DIR = RESULTS_DIR / "ci"
+# How long an interrupted JMH run may take to clean up (its shutdown hook stops the forks and removes
+# the -Djmh.against worktree and the fork files) before it is killed.
+GRACE_S = 120
 
 
 def patches() -> dict:
@@ -67,6 +71,24 @@ def newest(after: set) -> Path | None:
     return max(made, default=None, key=lambda p: p.stat().st_mtime)
 
 
+def run_to_end(cmd: list, cwd) -> int:
+    """Runs cmd and returns its exit code. On Ctrl-C it is sent SIGINT and given GRACE_S to end, so
+    that its own clean-up runs (subprocess.run would kill it a quarter of a second later, leaving the
+    plugin's worktree, fork files and forks behind); only then, or on a second Ctrl-C, is it killed.
+    The KeyboardInterrupt is raised again once it has ended."""
+    p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL)
+    try:
+        return p.wait()
+    except KeyboardInterrupt:
+        try:
+            p.send_signal(signal.SIGINT)
+            p.wait(timeout=GRACE_S)
+        except (KeyboardInterrupt, subprocess.TimeoutExpired):
+            p.kill()
+            p.wait()
+        raise
+
+
 def make_pass(patch: Path | None, judge: list) -> Path:
     CI_DIR.mkdir(parents=True, exist_ok=True)
     before = set(CI_DIR.glob("2*.json"))
@@ -83,7 +105,7 @@ def make_pass(patch: Path | None, judge: list) -> Path:
         args = gate_args(where)
         cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={CI_DIR}"]
         print("gate_pass:", " ".join(cmd), flush=True)
-        if subprocess.run(cmd, cwd=where, stdin=subprocess.DEVNULL).returncode != 0:
+        if run_to_end(cmd, where) != 0:
             raise InputError("the gate pass's JMH run failed (its output is above); nothing was stored")
     finally:
         if worktree is not None:

@@ -2,8 +2,10 @@
 resampled rates on the committed runs, and the bound beside a count of real passes."""
 import math
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -174,3 +176,27 @@ def test_gate_pass_lists_its_patches_and_refuses_an_unknown_one_in_one_line():
     assert p.returncode == 0 and "indexof-slower-10pct" in p.stdout.split()
     p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), "--patch", "nope"], capture_output=True, text=True)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "no patch 'nope'" in p.stderr
+
+
+def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_path):
+    """Ctrl-C on gate_pass.py: the JMH run gets SIGINT and time to run its shutdown hook (which
+    removes the -Djmh.against worktree and the fork files); subprocess.run would have killed it at once."""
+    child = ("import signal, sys, time, pathlib\n"
+             "def stop(*_):\n"
+             "    time.sleep(1.0)\n"  # a clean-up that takes a while
+             "    pathlib.Path('cleaned').write_text('yes')\n"
+             "    sys.exit(130)\n"
+             "signal.signal(signal.SIGINT, stop)\n"
+             "pathlib.Path('started').write_text('yes')\n"
+             "time.sleep(60)\n")
+    driver = (f"import sys; sys.path.insert(0, {str(SCRIPTS)!r}); import gate_pass\n"
+              f"try:\n    gate_pass.run_to_end([sys.executable, '-c', {child!r}], '.')\n"
+              "except KeyboardInterrupt:\n    print('interrupted after', 'cleaned' if __import__('os').path.exists('cleaned') else 'no clean-up')\n")
+    p = subprocess.Popen([sys.executable, "-c", driver], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (tmp_path / "started").exists()
+    p.send_signal(signal.SIGINT)  # as a kill -INT of gate_pass alone; a terminal's Ctrl-C also reaches the child
+    out, _ = p.communicate(timeout=60)
+    assert out.strip() == "interrupted after cleaned", out
