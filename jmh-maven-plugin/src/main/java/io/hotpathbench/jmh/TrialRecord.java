@@ -79,7 +79,8 @@ final class TrialRecord {
 
     /**
      * The provenance's {@code gate} block: the rule the schedule stopped by (looks, margin, level)
-     * and each check's change of gain where its group stopped. The scripts judge from the forks
+     * and each check's change of gain where its group stopped, with its one-sided bounds at the
+     * looks' level (those it was decided by). The scripts judge from the forks
      * themselves with the same rule; this records what the schedule saw.
      */
     static Map<String, Object> gate(TrialSchedule schedule) {
@@ -89,19 +90,20 @@ final class TrialRecord {
         m.put("marginPct", gate.marginPct());
         m.put("forkFigure", TrialSchedule.BEST.equals(gate.figure()) ? "best" : "mean");
         m.put("alpha", 1 - PairedRatio.CONFIDENCE);
-        m.put("levelPerLook", 1 - (1 - PairedRatio.CONFIDENCE) / gate.looks().size());
+        m.put("levelPerLook", gate.level());
         List<Object> checks = new ArrayList<>();
         for (TrialSchedule.Group g : schedule.groups()) {
             for (TrialSchedule.Check k : g.checks) {
                 PairedRatio r = g.change(k, gate.figure());
+                double[] bounds = gate.bounds(r);
                 Map<String, Object> c = new LinkedHashMap<>();
                 c.put("claim", k.id());
                 c.put("group", g.id);
                 c.put("params", g.first().shared());
                 c.put("n", r.n());
                 c.put("change", finite(r.ratio()));
-                c.put("low", finite(r.low()));
-                c.put("high", finite(r.high()));
+                c.put("low", finite(bounds[0]));  // the one-sided bounds at levelPerLook, as decided
+                c.put("high", finite(bounds[1]));
                 c.put("decided", gate.decided(r));
                 c.put("ended", g.ended);
                 checks.add(c);

@@ -89,28 +89,35 @@ final class TrialSchedule {
             this(looks, marginPct, PRIMARY);
         }
 
+        /** The one-sided level each look is judged at: 1 - 0.05 / looks (Bonferroni). */
+        double level() {
+            return 1 - (1 - PairedRatio.CONFIDENCE) / looks.size();
+        }
+
         /**
-         * A change is decided when its one-sided bounds at level 1 - 0.05 / looks lie wholly above or
-         * wholly below 1 - margin: with two looks, the ends of its 95% two-sided interval; with any
-         * other number, the interval rescaled from the 95% one's half-width by the ratio of t
-         * quantiles (one look: the 90% interval; four: the 97.5%).
+         * The change's one-sided bounds at {@link #level()}, {low, high}: with two looks, the ends of
+         * its 95% two-sided interval; with any other number, that interval rescaled from its half-width
+         * by the ratio of t quantiles (one look: the 90% interval's ends; four: the 97.5%'s). NaN
+         * below two trials.
          */
+        double[] bounds(PairedRatio change) {
+            if (change.n() < 2) {
+                return new double[] {Double.NaN, Double.NaN};
+            }
+            if (looks.size() == 2) {
+                return new double[] {change.low(), change.high()};
+            }
+            double scale = PairedRatio.tQuantile(level(), change.n() - 1) / PairedRatio.t975(change.n() - 1);
+            double mid = Math.log(change.ratio());
+            double half = (Math.log(change.high()) - mid) * scale;
+            return new double[] {Math.exp(mid - half), Math.exp(mid + half)};
+        }
+
+        /** Decided: the bounds lie wholly above 1 - margin (shown within it) or wholly below (shown beyond). */
         boolean decided(PairedRatio change) {
             double bar = 1 - marginPct / 100;
-            if (change.n() < 2) {
-                return false;
-            }
-            double low = change.low();
-            double high = change.high();
-            if (looks.size() != 2) {
-                double level = 1 - (1 - PairedRatio.CONFIDENCE) / looks.size();
-                double scale = PairedRatio.tQuantile(level, change.n() - 1) / PairedRatio.t975(change.n() - 1);
-                double mid = Math.log(change.ratio());
-                double half = (Math.log(high) - mid) * scale;
-                low = Math.exp(mid - half);
-                high = Math.exp(mid + half);
-            }
-            return low > bar || high < bar;
+            double[] b = bounds(change);
+            return b[0] > bar || b[1] < bar;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.hotpathbench.jmh;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -373,5 +374,10 @@ class TrialScheduleTest {
         assertFalse(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(change));
         assertTrue(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(new PairedRatio(5, 0.9, 0.85, 0.953)),
                 "a tighter interval clears the bar at level 0.9875 too");
+        double[] four = new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).bounds(change);
+        assertEquals(0.9875, new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).level(), 1e-12);
+        assertEquals(0.9 * Math.exp(-Math.log(0.9 / 0.81) * 3.4954 / 2.7764), four[0], 1e-4);
+        assertEquals(0.9 * Math.exp(Math.log(0.9 / 0.81) * 3.4954 / 2.7764), four[1], 1e-4);
+        assertArrayEquals(new double[] {0.81, 1.0}, new TrialSchedule.Gate(List.of(5, 10), 20).bounds(change), 1e-12);
     }
 }
