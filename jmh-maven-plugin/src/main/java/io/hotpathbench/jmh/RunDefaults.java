@@ -20,7 +20,7 @@ final class RunDefaults {
      * 5 forks a side to reach p &lt;= 0.01 with an exact rank-sum test. Looks reach 20 because the
      * validator's and Redis's changes of gain move 12-16% from trial to trial on the 2-core CI
      * machines: resampled from real trials, a last look at 10 left them undecided in 2-14% of
-     * unchanged runs, one at 20 in at most 0.8% (results/gate-power.md). A check decided early
+     * unchanged runs, one at 20 in 0-1.8% (Redis MGET the most; results/gate-power.md). A check decided early
      * stops early: split's usually at 5. scripts/hpb/twocommit.py judges with the same rule and
      * reads these from the provenance.
      */
