@@ -244,9 +244,9 @@ public final class JmhOptions {
             if (o.against == null) {
                 throw new IllegalArgumentException("-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
             }
-            if (budget != null || quick) {
+            if (quick) {
                 throw new IllegalArgumentException("-Djmh.gate samples at fixed looks (" + RunDefaults.GATE_LOOKS
-                        + " trials, or one look at -Djmh.trials=N); it cannot be combined with " + (budget != null ? "-Djmh.budget" : "-Djmh.quick"));
+                        + " trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.quick");
             }
             if (trials != null && trials < 2) {
                 throw new IllegalArgumentException("-Djmh.gate with -Djmh.trials=" + trials + ": a look needs at least 2 trials for an interval");
@@ -322,7 +322,10 @@ public final class JmhOptions {
     /** Trials of a quick two-commit run: the fewest that give a change a t interval worth reading. */
     static final int QUICK_AGAINST_TRIALS = 3;
 
-    /** {@code -Djmh.budget}, or null when not given. */
+    /**
+     * {@code -Djmh.budget}, or null when not given. With -Djmh.gate it caps the gate: groups that
+     * cannot all reach their next look within it end undecided (INCONCLUSIVE) at the look they reached.
+     */
     public java.time.Duration budget() {
         return budget;
     }

@@ -78,9 +78,10 @@ final class TrialRecord {
     }
 
     /**
-     * The provenance's {@code gate} block: the rule the schedule stopped by (looks, margin, level)
+     * The provenance's {@code gate} block: the rule the schedule stopped by (looks, margin, the
+     * alpha each look spends and its level, the cap)
      * and each check's change of gain where its group stopped, with its one-sided bounds at the
-     * looks' level (those it was decided by). The scripts judge from the forks
+     * level of the look it reached (those it was decided by). The scripts judge from the forks
      * themselves with the same rule; this records what the schedule saw.
      */
     static Map<String, Object> gate(TrialSchedule schedule) {
@@ -89,8 +90,14 @@ final class TrialRecord {
         m.put("looks", gate.looks());
         m.put("marginPct", gate.marginPct());
         m.put("forkFigure", TrialSchedule.BEST.equals(gate.figure()) ? "best" : "mean");
-        m.put("alpha", 1 - PairedRatio.CONFIDENCE);
-        m.put("levelPerLook", gate.level());
+        m.put("alpha", TrialSchedule.ALPHA);
+        m.put("alphaPerLook", gate.spend());
+        List<Double> levels = new ArrayList<>();
+        for (int i = 0; i < gate.looks().size(); i++) {
+            levels.add(gate.level(i));
+        }
+        m.put("levelPerLook", levels);
+        m.put("capMinutes", schedule.cap() == null ? null : schedule.cap().toSeconds() / 60.0);
         List<Object> checks = new ArrayList<>();
         for (TrialSchedule.Group g : schedule.groups()) {
             for (TrialSchedule.Check k : g.checks) {
@@ -102,7 +109,8 @@ final class TrialRecord {
                 c.put("params", g.first().shared());
                 c.put("n", r.n());
                 c.put("change", finite(r.ratio()));
-                c.put("low", finite(bounds[0]));  // the one-sided bounds at levelPerLook, as decided
+                c.put("level", gate.levelAt(r.n()));
+                c.put("low", finite(bounds[0]));  // the one-sided bounds at that look's level, as decided
                 c.put("high", finite(bounds[1]));
                 c.put("decided", gate.decided(r));
                 c.put("ended", g.ended);

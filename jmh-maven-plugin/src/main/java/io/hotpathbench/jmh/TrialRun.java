@@ -165,9 +165,10 @@ final class TrialRun {
         long seed = options.seed() != null ? options.seed() : new SecureRandom().nextLong();
         TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
         if (options.gate()) {
-            List<Integer> looks = options.trials() != null ? List.of(options.trials()) : RunDefaults.GATE_LOOKS;
-            schedule.gate(new TrialSchedule.Gate(looks, RunDefaults.GATE_MARGIN_PCT,
-                    options.gateBest() ? TrialSchedule.BEST : TrialSchedule.PRIMARY));
+            String figure = options.gateBest() ? TrialSchedule.BEST : TrialSchedule.PRIMARY;
+            schedule.gate(options.trials() != null
+                    ? new TrialSchedule.Gate(List.of(options.trials()), RunDefaults.GATE_MARGIN_PCT, figure)
+                    : new TrialSchedule.Gate(RunDefaults.GATE_LOOKS, RunDefaults.GATE_SPEND, RunDefaults.GATE_MARGIN_PCT, figure));
         }
         long citedGroups = groups.stream().filter(g -> !g.cited.isEmpty()).count();
         mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()
@@ -281,7 +282,8 @@ final class TrialRun {
 
     private String describe(TrialSchedule schedule) {
         if (schedule.gate() != null) {
-            return "gate: looks at " + schedule.gate().looks() + " trials, margin " + schedule.gate().marginPct() + "%";
+            return "gate: looks at " + schedule.gate().looks() + " trials, alpha spent " + schedule.gate().spend() + ", margin "
+                    + schedule.gate().marginPct() + "%" + (options.budget() != null ? ", capped at " + options.budget().toMinutes() + " min" : "");
         }
         Integer trials = options.trials();
         if (trials != null && options.budget() == null) {

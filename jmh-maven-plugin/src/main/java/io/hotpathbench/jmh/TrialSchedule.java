@@ -79,35 +79,80 @@ final class TrialSchedule {
     }
 
     /**
-     * The gate's looks (trial counts at which groups are judged), its non-inferiority margin and
-     * the fork figure its checks compare: each fork's mean ({@link #PRIMARY}) or its best iteration
-     * ({@link #BEST}, -Djmh.gateFigure=best: the fast state scripts/gate.py --fork-figure best judges).
+     * The gate's looks (trial counts at which groups are judged), the share of alpha (0.05) each
+     * spends, its non-inferiority margin and the fork figure its checks compare: each fork's mean
+     * ({@link #PRIMARY}) or its best iteration ({@link #BEST}, -Djmh.gateFigure=best: the fast state
+     * scripts/gate.py --fork-figure best judges). Look k is judged at one-sided level 1 - spend(k);
+     * the spends sum to at most alpha, so by Bonferroni's inequality a loss at the margin passes at
+     * any of the looks with probability at most alpha, however the looks fall.
      */
-    record Gate(List<Integer> looks, double marginPct, String figure) {
+    record Gate(List<Integer> looks, List<Double> spend, double marginPct, String figure) {
+
+        Gate {
+            looks = List.copyOf(looks);
+            spend = List.copyOf(spend);
+            if (looks.isEmpty() || looks.size() != spend.size()) {
+                throw new IllegalArgumentException("the gate needs one alpha share per look: looks " + looks + ", spend " + spend);
+            }
+            for (int i = 0; i < looks.size(); i++) {
+                if (looks.get(i) < 2 || (i > 0 && looks.get(i) <= looks.get(i - 1))) {
+                    throw new IllegalArgumentException("the gate's looks must rise from at least 2 trials: " + looks);
+                }
+                if (!(spend.get(i) > 0)) {
+                    throw new IllegalArgumentException("each look must spend some alpha: " + spend);
+                }
+            }
+            if (spend.stream().mapToDouble(Double::doubleValue).sum() > ALPHA + 1e-12) {
+                throw new IllegalArgumentException("the looks spend more than alpha = " + ALPHA + ": " + spend);
+            }
+        }
+
+        Gate(List<Integer> looks, double marginPct, String figure) {
+            this(looks, even(looks.size()), marginPct, figure);
+        }
 
         Gate(List<Integer> looks, double marginPct) {
             this(looks, marginPct, PRIMARY);
         }
 
-        /** The one-sided level each look is judged at: 1 - 0.05 / looks (Bonferroni). */
-        double level() {
-            return 1 - (1 - PairedRatio.CONFIDENCE) / looks.size();
+        /** alpha spent evenly over n looks (plain Bonferroni). */
+        static List<Double> even(int n) {
+            return java.util.Collections.nCopies(n, ALPHA / n);
+        }
+
+        /** The one-sided level of look {@code index} (0-based): 1 - its share of alpha. */
+        double level(int index) {
+            return 1 - spend.get(index);
         }
 
         /**
-         * The change's one-sided bounds at {@link #level()}, {low, high}: with two looks, the ends of
-         * its 95% two-sided interval; with any other number, that interval rescaled from its half-width
-         * by the ratio of t quantiles (one look: the 90% interval's ends; four: the 97.5%'s). NaN
-         * below two trials.
+         * The level a change of {@code n} trials is judged at: that of the last look at or below n
+         * (the first look's below it).
+         */
+        double levelAt(int n) {
+            int index = 0;
+            for (int i = 0; i < looks.size(); i++) {
+                if (looks.get(i) <= n) {
+                    index = i;
+                }
+            }
+            return level(index);
+        }
+
+        /**
+         * The change's one-sided bounds at {@link #levelAt(int)} its trials, {low, high}: its 95%
+         * two-sided interval (level 0.975) rescaled from its half-width by the ratio of t
+         * quantiles, exactly that interval at level 0.975. NaN below two trials.
          */
         double[] bounds(PairedRatio change) {
             if (change.n() < 2) {
                 return new double[] {Double.NaN, Double.NaN};
             }
-            if (looks.size() == 2) {
+            double level = levelAt(change.n());
+            if (Math.abs(level - 0.975) < 1e-12) {
                 return new double[] {change.low(), change.high()};
             }
-            double scale = PairedRatio.tQuantile(level(), change.n() - 1) / PairedRatio.t975(change.n() - 1);
+            double scale = PairedRatio.tQuantile(level, change.n() - 1) / PairedRatio.t975(change.n() - 1);
             double mid = Math.log(change.ratio());
             double half = (Math.log(change.high()) - mid) * scale;
             return new double[] {Math.exp(mid - half), Math.exp(mid + half)};
@@ -120,6 +165,9 @@ final class TrialSchedule {
             return b[0] > bar || b[1] < bar;
         }
     }
+
+    /** The gate's alpha: the share of pairs that lost exactly the margin and may still pass. */
+    static final double ALPHA = 1 - PairedRatio.CONFIDENCE;
 
     /** The key of the primary score in {@link Outcome#scores()}. */
     static final String PRIMARY = "";
@@ -395,9 +443,22 @@ final class TrialSchedule {
      * The gate's schedule: every open group gets one trial per round, in a fresh random order,
      * until it reaches the next look; there a group whose checks are all decided stops, and the
      * others go on to the next look. A group still undecided at the last look is judged there.
+     * With a budget (-Djmh.budget), the gate is capped: when the open groups cannot all reach the
+     * next look within it (their trials still to run, at their last trials' durations), they end
+     * there, undecided at the look they reached ("budget"), which the gate judges INCONCLUSIVE: a
+     * check is only ever judged at one of its looks, so the cap cannot make a loss pass.
      */
     private void runGate(Forks forks) throws Exception {
         for (int look : gate.looks()) {
+            List<Group> toGo = groups.stream().filter(g -> g.ended.isEmpty() && !skipped.containsKey(g.id)).toList();
+            if (budget != null && !toGo.isEmpty() && toGo.stream().allMatch(g -> g.trials > 0)) {
+                double need = toGo.stream().mapToDouble(g -> Math.max(0, look - g.trials) * g.estimate()).sum();
+                if (!fits(need)) {
+                    toGo.forEach(g -> g.ended = "budget: undecided at " + g.trials + " trials, " + Math.round(need / 60)
+                            + " min short of the look at " + look);
+                    return;
+                }
+            }
             while (true) {
                 List<Group> open = groups.stream()
                         .filter(g -> g.ended.isEmpty() && !skipped.containsKey(g.id) && g.trials < look).toList();
@@ -458,6 +519,11 @@ final class TrialSchedule {
 
     private boolean fits(double seconds) {
         return elapsedSeconds() + seconds <= budget().toSeconds();
+    }
+
+    /** The budget given with -Djmh.budget (a gate's cap), or null. */
+    Duration cap() {
+        return budget;
     }
 
     private Duration budget() {

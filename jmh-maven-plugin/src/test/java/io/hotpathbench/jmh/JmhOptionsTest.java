@@ -219,8 +219,11 @@ class JmhOptionsTest {
                 "-Djmh.gateFigure=median is not a valid value (expected mean or best)");
         assertMessage(Map.of("jmh.against", "HEAD~1", "jmh.gateFigure", "best"),
                 "-Djmh.gateFigure names the fork figure -Djmh.gate stops by; give -Djmh.gate too");
-        assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.budget", "10m"),
-                "-Djmh.gate samples at fixed looks ([5, 10, 15, 20] trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.budget");
+        assertEquals(java.time.Duration.ofMinutes(60),
+                JmhOptions.parse(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.budget", "60m")).budget(),
+                "a budget caps a gate");
+        assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.quick", ""),
+                "-Djmh.gate samples at fixed looks ([5, 10, 20] trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.quick");
         assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "1"),
                 "-Djmh.gate with -Djmh.trials=1: a look needs at least 2 trials for an interval");
         assertEquals(List.of("a", "b"), JmhOptions.parse(Map.of("jmh.claims", "a, b")).claims());

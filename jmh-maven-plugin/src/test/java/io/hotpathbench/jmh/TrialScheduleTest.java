@@ -3,6 +3,7 @@ package io.hotpathbench.jmh;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -365,19 +366,75 @@ class TrialScheduleTest {
     }
 
     @Test
-    void eachOfFourLooksIsJudgedAtLevelOneMinusAlphaOverFour() {
+    void eachLookIsJudgedAtOneMinusTheAlphaItSpends() {
         // 0.9x at 5 trials, its 95% interval [0.81, 1.0]: above the 0.8 bar at one side of a 95%
-        // two-sided interval (two looks), below it at level 0.9875 (four looks: the half-width grows
-        // by t(0.9875, 4) / t(0.975, 4) = 1.26, so the low end falls to 0.788)
+        // two-sided interval (level 0.975), below it at level 0.9875 (the half-width grows by
+        // t(0.9875, 4) / t(0.975, 4) = 1.26, so the low end falls to 0.788)
         PairedRatio change = new PairedRatio(5, 0.9, 0.81, 1.0);
         assertTrue(new TrialSchedule.Gate(List.of(5, 10), 20).decided(change));
         assertFalse(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(change));
         assertTrue(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(new PairedRatio(5, 0.9, 0.85, 0.953)),
                 "a tighter interval clears the bar at level 0.9875 too");
-        double[] four = new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).bounds(change);
-        assertEquals(0.9875, new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).level(), 1e-12);
+        TrialSchedule.Gate even = new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20);
+        double[] four = even.bounds(change);
+        assertEquals(0.9875, even.level(0), 1e-12);
+        assertEquals(0.9875, even.levelAt(17), 1e-12);
         assertEquals(0.9 * Math.exp(-Math.log(0.9 / 0.81) * 3.4954 / 2.7764), four[0], 1e-4);
         assertEquals(0.9 * Math.exp(Math.log(0.9 / 0.81) * 3.4954 / 2.7764), four[1], 1e-4);
         assertArrayEquals(new double[] {0.81, 1.0}, new TrialSchedule.Gate(List.of(5, 10), 20).bounds(change), 1e-12);
+
+        // uneven shares: a quarter of alpha at 5 and 10 trials, half at 20
+        TrialSchedule.Gate gate = new TrialSchedule.Gate(List.of(5, 10, 20), List.of(0.0125, 0.0125, 0.025), 20, TrialSchedule.PRIMARY);
+        assertEquals(0.9875, gate.levelAt(5), 1e-12);
+        assertEquals(0.9875, gate.levelAt(10), 1e-12);
+        assertEquals(0.975, gate.levelAt(20), 1e-12);
+        assertFalse(gate.decided(change), "at the first look the same change is judged at 0.9875");
+        PairedRatio twenty = new PairedRatio(20, 0.9, 0.81, 1.0);
+        assertTrue(gate.decided(twenty), "at the last look at 0.975: the 95% interval's own ends");
+        assertArrayEquals(new double[] {0.81, 1.0}, gate.bounds(twenty), 1e-12);
+    }
+
+    @Test
+    void aGateRefusesLooksThatSpendMoreThanAlphaOrDoNotRise() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new TrialSchedule.Gate(List.of(5, 10), List.of(0.03, 0.03), 20, TrialSchedule.PRIMARY));
+        assertThrows(IllegalArgumentException.class,
+                () -> new TrialSchedule.Gate(List.of(10, 5), List.of(0.025, 0.025), 20, TrialSchedule.PRIMARY));
+        assertThrows(IllegalArgumentException.class,
+                () -> new TrialSchedule.Gate(List.of(5, 10), List.of(0.05), 20, TrialSchedule.PRIMARY));
+    }
+
+    @Test
+    void aCappedGateEndsTheOpenGroupsUndecidedAtTheLookTheyReachedWhenTheNextDoesNotFit() throws Exception {
+        // every fork takes 10 s, so a trial of a split group (4 forks) 40 s; noisy forks leave
+        // a loss at the margin undecided at 5 trials, and 5 more trials of two groups need 400 s
+        for (long capSeconds : new long[] {600, 3600}) {
+            List<TrialSchedule.Configuration> cs = new ArrayList<>();
+            for (String d : List.of("||", "::")) {
+                for (String side : List.of("base", "head")) {
+                    cs.add(sided("JDK_SPLIT", d, side));
+                    cs.add(sided("INDEX_OF", d, side));
+                }
+            }
+            List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, null);
+            groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
+            Random random = new Random(7);
+            long[] clock = {0};
+            new TrialSchedule(groups, 3, null, java.time.Duration.ofSeconds(capSeconds), () -> clock[0])
+                    .gate(new TrialSchedule.Gate(List.of(5, 10, 20), List.of(0.0125, 0.0125, 0.025), 20, TrialSchedule.PRIMARY))
+                    .run((c, g, trial, order) -> {
+                        clock[0] += 10_000_000_000L;
+                        double mean = c.params().get("variant").equals("INDEX_OF") ? 3.0 * 0.8 : 1.0;
+                        return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, mean * Math.exp(0.15 * random.nextGaussian())), 10);
+                    });
+            for (TrialSchedule.Group g : groups) {
+                if (capSeconds == 600) {
+                    assertEquals(5, g.trials, "200 s in, 400 s more do not fit in 600: the gate stops at the first look");
+                    assertTrue(g.ended.startsWith("budget: undecided at 5 trials"), g.ended);
+                } else {
+                    assertTrue(g.trials > 5, "an hour lets the undecided groups go on: " + g.ended);
+                }
+            }
+        }
     }
 }
