@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import statistics
 import sys
 
@@ -146,6 +147,27 @@ def ci_looks(suite) -> tuple:
     return twocommit.LOOKS
 
 
+def ci_cap(suite) -> float | None:
+    """The cap of CI's gate pass in seconds (its -Djmh.budget=N{s,m,h}), or None."""
+    for p in suite.ci_passes.values():
+        if p.get("gate"):
+            for arg in p["args"]:
+                if arg.startswith("-Djmh.budget="):
+                    m = re.fullmatch(r"(\d+)([smh])", arg.split("=", 1)[1])
+                    if not m:
+                        raise InputError(f"scripts/suite.json: the gate pass's {arg} is not a duration such as 70m")
+                    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
+    return None
+
+
+def claim_seconds(passes) -> dict:
+    """claim id -> mean seconds one trial of one of its checks cost in the real passes (check_seconds)."""
+    acc = {}
+    for (cid, _), s in check_seconds(passes).items():
+        acc.setdefault(cid, []).append(s)
+    return {cid: sum(v) / len(v) for cid, v in acc.items()}
+
+
 def sequential(pool, loss, rule, rng) -> tuple:
     """One synthetic gain check at the rule's looks, stopped at the first that decides it:
     (outcome, trials used, (the variant's, the baseline's) per-trial time logs, head against base).
@@ -180,17 +202,33 @@ def time_failed(times, timing) -> bool:
 
 def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
     """One synthetic gain check as CI judges it, at CI's looks (a group decided at a look stops
-    there, as the plugin's schedule stops it): (the gain check failed, a time row failed) on the same
-    draws. The gain check fails on a shown loss, and for a claim CI judges strictly (gate.py
-    --strict) also when undecided at the last look; with timing, the time rows of both
-    configurations are judged on the trials drawn."""
-    outcome, _, times = sequential(pool, loss, rule, rng)
-    return outcome == "regression" or (strict and outcome != "pass"), time_failed(times, timing)
+    there, as the plugin's schedule stops it): (the gain check failed, a time row failed, trials
+    used) on the same draws. The gain check fails on a shown loss, and for a claim CI judges
+    strictly (gate.py --strict) also when undecided at the last look; with timing, the time rows of
+    both configurations are judged on the trials drawn."""
+    outcome, n, times = sequential(pool, loss, rule, rng)
+    return outcome == "regression" or (strict and outcome != "pass"), time_failed(times, timing), n
+
+
+def capped(used: list, looks: tuple, cap_seconds: float | None) -> bool:
+    """Whether the gate's cap (-Djmh.budget) ends a run whose checks, each its own group, used
+    these (trials, seconds a trial) uncapped: at each look, the groups still open must all reach the
+    next one within the cap (the plugin's TrialSchedule.runGate), else they end undecided there."""
+    if not cap_seconds:
+        return False
+    for look, following in zip(looks, looks[1:]):
+        open_ = [s for n, s in used if n > look]
+        if not open_:
+            return False
+        elapsed = sum(min(n, look) * s for n, s in used)
+        if elapsed + (following - look) * sum(open_) > cap_seconds:
+            return True
+    return False
 
 
 def ci_mode(pool, loss, rule, rng, strict=False, timing=None) -> bool:
     """Whether CI fails one synthetic gain check: its gain check or, with timing, a time row (ci_checks)."""
-    return any(ci_checks(pool, loss, rule, rng, strict, timing))
+    return any(ci_checks(pool, loss, rule, rng, strict, timing)[:2])
 
 
 def one_check(pool, loss, rule, rng, timing=None) -> tuple:
@@ -210,32 +248,50 @@ def checks_per_claim(suite) -> dict:
     return out
 
 
-def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None) -> dict:
+def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None,
+                seconds=None, cap_seconds=None) -> dict:
     """(claim, loss) -> share of synthetic CI-mode passes that failed; ('run', 0) any of a run's;
     (claim, loss, 'gain') the share the gain checks alone failed, on the same draws. No loss: a claim
     fails when any of its checks (one per configuration) fails; a loss: one check, the loss in one
     configuration (both conservative). timing: claim id -> (m, threshold %) to judge the time rows
-    too (pools of (v, b) pairs)."""
+    too (pools of (v, b) pairs). seconds: claim id -> seconds one trial of its check costs; with
+    them ('minutes', 0) is the mean minutes of trials an unchanged run over every claim takes, and
+    with cap_seconds ('capped', 0) the share of those runs the cap ends (failing them) and
+    ('run capped', 0) the share that fail either way."""
     rng = random.Random(seed)
     checks = checks or {}
     timing = timing or {}
+    seconds = seconds or {}
     out = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
     gain = dict.fromkeys(out, 0)
-    run_fail = 0
+    run_fail = cap_fail = either = 0
+    minutes = 0.0
     for _ in range(draws):
         failed = False
+        used = []
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
                 k = checks.get(cid, 1) if loss == 0.0 else 1
                 made = [ci_checks(pool, loss, rule, rng, cid in strict, timing.get(cid)) for _ in range(k)]
-                f = any(g or t for g, t in made)
+                f = any(g or t for g, t, _ in made)
                 out[(cid, loss)] += f
-                gain[(cid, loss)] += any(g for g, _ in made)
-                failed |= f and loss == 0.0
+                gain[(cid, loss)] += any(g for g, _, _ in made)
+                if loss == 0.0:
+                    failed |= f
+                    used += [(n, seconds.get(cid, 0.0)) for _, _, n in made]
         run_fail += failed
+        cut = capped(used, rule.looks, cap_seconds)
+        cap_fail += cut
+        either += failed or cut
+        minutes += sum(n * s for n, s in used) / 60
     res = {k: v / draws for k, v in out.items()}
     res.update({(*k, "gain"): v / draws for k, v in gain.items()})
     res[("run", 0.0)] = run_fail / draws
+    if seconds:
+        res[("minutes", 0.0)] = minutes / draws
+        if cap_seconds:
+            res[("capped", 0.0)] = cap_fail / draws
+            res[("run capped", 0.0)] = either / draws
     return res
 
 
@@ -405,8 +461,8 @@ def plan_lines(planned, rule) -> list:
 def report(sections: list, rule, draws, passes) -> str:
     lines = ["# The two-commit gate's error rates", "",
              f"Rule (hpb/twocommit.py, docs/gate.md): non-inferiority at a margin of {rule.margin_pct:g}% of each claimed "
-             f"pair's gain, looks at {', '.join(map(str, rule.looks))} trials, each at one-sided level {rule.level:g} "
-             f"(alpha {rule.alpha:g} spent over the looks); undecided at the last look fails. Allocation: fork medians "
+             f"pair's gain, looks at {', '.join(map(str, rule.looks))} trials, at one-sided levels {rule.levels_words()} "
+             f"(alpha {rule.alpha:g} spent over the looks, Bonferroni); undecided at the last look fails. Allocation: fork medians "
              f"+{twocommit.ALLOC_MIN_BYTES:g} B and +{twocommit.ALLOC_MIN_PCT:g}%, exact rank-sum p <= "
              f"{twocommit.ALLOC_ALPHA:g} over {rule.looks[0]} forks a side. Time rows fail only when shown slower than "
              f"the threshold at level 1 - {twocommit.TIME_ALPHA:g}/m over the m configurations of the run.", "",
@@ -473,7 +529,7 @@ def resampled_lines(sec: dict, rule, draws) -> list:
               "two delimiters); a loss is put into one configuration's check."]
     strict = sec["strict"]
     looks = ", ".join(map(str, ci_rule.looks[:-1])) + (" and " if len(ci_rule.looks) > 1 else "") + str(ci_rule.looks[-1])
-    lines += ["", f"CI's mode: looks at {looks} trials (level {ci_rule.level:g} each; a check decided at one stops "
+    lines += ["", f"CI's mode: looks at {looks} trials (levels {ci_rule.levels_words()}; a check decided at one stops "
               f"there, as the plugin's schedule stops its group); {ci_mode_words(strict, per_claim)}, at a margin of "
               f"{ci_rule.margin_pct:g}%; a claim also fails when a time row does. CI gates only the techniques a change reaches, so a "
               "claim's row is the false-alarm rate of a CI run that reaches its technique" + (
@@ -486,8 +542,26 @@ def resampled_lines(sec: dict, rule, draws) -> list:
     rows.append(["**one CI run (any gain or time check)**", "", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", "", "", ""])
     lines += table(["claim", "fails on", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES]
                    + [f"gain check alone: {x:.0%} loss" for x in LOSSES[1:]], rows)
+    lines += cap_lines(sec)
     lines += plan_lines(sec["planned"], rule)
     return lines
+
+
+def cap_lines(sec: dict) -> list:
+    """What a CI run reaching every technique costs and what the gate's cap does to it."""
+    r = sec["ci_rates"]
+    if ("minutes", 0.0) not in r:
+        return []
+    words = (f"A CI run reaching every technique (a change to `pom.xml`, say) measures, on unchanged draws, "
+             f"{r[('minutes', 0.0)]:.0f} minutes of trials on average at the seconds one trial of each check cost in "
+             "the real passes (each check its own group, as in the plugin's schedule)")
+    if ("capped", 0.0) in r:
+        words += (f". CI's gate is capped at {sec['cap'] / 60:.0f} minutes (`-Djmh.budget`, suite.json): when the groups "
+                  "still open cannot all reach their next look within it, they end undecided there, INCONCLUSIVE, "
+                  f"which fails. The cap ends {r[('capped', 0.0)]:.1%} of those unchanged runs; with the checks' own "
+                  f"false alarms, **{r[('run capped', 0.0)]:.1%}** of them fail. A change reaching fewer techniques "
+                  "is far from the cap")
+    return ["", words + "."]
 
 
 def readme_block(sections: list, draws, passes) -> str:
@@ -536,7 +610,11 @@ def readme_block(sections: list, draws, passes) -> str:
                         "its options would do on it") + "): "
                      f"false alarms {ci_rates[('run', 0.0)]:.1%} a CI run of every check; per claim (what fails it): "
                      f"false alarms a CI run reaching its technique, a 20% and a 30% loss of the variant's speed caught "
-                     f"(in brackets: by the gain check alone, as for a loss from the baseline getting faster): {each}.")
+                     f"(in brackets: by the gain check alone, as for a loss from the baseline getting faster): {each}."
+                     + (f" A run reaching every technique (`pom.xml`) averages {ci_rates[('minutes', 0.0)]:.0f} minutes of "
+                        f"trials; CI's {sec['cap'] / 60:.0f}-minute cap ends {ci_rates[('capped', 0.0)]:.0%} of such "
+                        f"unchanged runs INCONCLUSIVE, so {ci_rates[('run capped', 0.0)]:.0%} of them fail."
+                        if ("capped", 0.0) in ci_rates else ""))
         rows, k, _, five = sec["planned"]
         mins = [m for *_, m in rows if m is not None]
         if rows and len(mins) == len(rows):
@@ -547,6 +625,13 @@ def readme_block(sections: list, draws, passes) -> str:
             lines.append(f"  What the targets would take: one look of {min(n for *_, n, _ in rows if n)}-"
                          f"{max(n for *_, n, _ in rows if n)} trials a check (no real pass of this figure yet to price them).")
     return "\n".join(lines) + "\n"
+
+
+def rule_for(looks: tuple, margin: float, alpha: float):
+    """The rule at these looks: the gate's own shares of alpha at its own looks (scaled to this
+    alpha), even shares at any others."""
+    spend = tuple(x * alpha / twocommit.ALPHA for x in twocommit.SPEND) if looks == twocommit.LOOKS else None
+    return twocommit.Rule(looks, margin, alpha, spend)
 
 
 def parse_looks(text: str) -> tuple:
@@ -563,7 +648,7 @@ def parse_looks(text: str) -> tuple:
 def main(argv=None) -> int:
     ap = cli.Parser(prog="gate_power.py", description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="*", help="runs of the trial protocol (default: every committed one, and results/ci/)")
-    ap.add_argument("--looks", default=",".join(map(str, twocommit.LOOKS)), help="trial counts at which a check is judged")
+    ap.add_argument("--looks", default=",".join(map(str, twocommit.LOOKS)), help="trial counts at which a check is judged (the gate's own looks spend its shares of alpha, others even shares)")
     ap.add_argument("--margin", type=float, default=twocommit.MARGIN_PCT, help="non-inferiority margin, %% of the gain")
     ap.add_argument("--alpha", type=float, default=twocommit.ALPHA, help="share of losses at the margin allowed to pass")
     ap.add_argument("--draws", type=int, default=2000)
@@ -577,8 +662,9 @@ def main(argv=None) -> int:
         raise InputError(f"--alpha: expected a rate between 0 and 1, got {a.alpha:g}")
     if a.draws < 1:
         raise InputError(f"--draws: expected a positive count, got {a.draws}")
-    rule = twocommit.Rule(parse_looks(a.looks), a.margin, a.alpha)
-    ci_rule = twocommit.Rule(ci_looks(suite := config.load_suite()), a.margin, a.alpha)
+    rule = rule_for(parse_looks(a.looks), a.margin, a.alpha)
+    ci_rule = rule_for(ci_looks(suite := config.load_suite()), a.margin, a.alpha)
+    cap = ci_cap(suite)
     if a.runs:
         runs = [load(p) for p in a.runs]
     else:  # the committed runs figures may rest on: engine 1's regex-polluted forks stay out
@@ -614,7 +700,9 @@ def main(argv=None) -> int:
         sections.append({
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
             "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
-            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing), "strict": strict,
+            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing,
+                                    claim_seconds([p for p in passes if p[0]["figure"] == figure]), cap),
+            "cap": cap, "strict": strict,
             "ci_figure": ci_figure,
             "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule)})
     if not sections:

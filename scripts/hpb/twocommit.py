@@ -6,11 +6,13 @@ The gate's rule (docs/gate.md), for a run of n trials judged at look k of K fixe
 
 - gain (each gated claim's pair: its variant against its baseline): d_t = ln(gain_head,t /
   gain_base,t) over the trials t in which all four forks ran. The check passes when the lower end
-  of the one-sided Student t bound on mean(d) at level 1 - alpha / K lies above ln(1 - margin):
+  of the one-sided Student t bound on mean(d) at level 1 - alpha_k lies above ln(1 - margin):
   the data show the gain fell by less than the margin. It is a REGRESSION when the upper end lies
   below it (shown to have lost more), and INCONCLUSIVE otherwise, which fails too. alpha (0.05)
-  bounds the share of pairs that lost exactly the margin and still pass, per check; it is spent
-  over the K looks by Bonferroni, so stopping at any look keeps that bound.
+  bounds the share of pairs that lost exactly the margin and still pass, per check; look k spends
+  alpha_k of it (SPEND: a quarter at 5 and 10 trials, half at 20), and the shares sum to alpha, so
+  by Bonferroni stopping at any look keeps that bound. A run the gate's cap ended between looks is
+  judged at the look it reached: undecided there, INCONCLUSIVE.
 - time (each configuration's own score, head against base, paired by trial): a REGRESSION only
   when shown slower by more than the suite's threshold at level 1 - TIME_ALPHA / m over the m
   configurations (Bonferroni): it bounds false alarms, not misses; the gains carry the misses'
@@ -37,8 +39,10 @@ from .stats import Figure
 
 SIDES = ("base", "head")
 
-# The gate's defaults; a -Djmh.gate run states its own in its provenance ("gate").
-LOOKS = (5, 10, 15, 20)
+# The gate's defaults; a -Djmh.gate run states its own in its provenance ("gate"). SPEND: the share of
+# alpha each look spends (a quarter at 5 and 10 trials, half at 20), as the plugin's RunDefaults.
+LOOKS = (5, 10, 20)
+SPEND = (0.0125, 0.0125, 0.025)
 MARGIN_PCT = 20.0
 ALPHA = 0.05
 TIME_ALPHA = 0.005
@@ -51,14 +55,39 @@ FAST_STATE_MIN_ITERATIONS = 50
 
 @dataclass(frozen=True)
 class Rule:
+    """The gate's looks, margin and alpha; spend, the share of alpha each look spends (None: even
+    shares, alpha / looks each, as every gate run recorded before uneven shares)."""
     looks: tuple
     margin_pct: float = MARGIN_PCT
     alpha: float = ALPHA
+    spend: tuple | None = None
+
+    def __post_init__(self):
+        if self.spend is not None and (len(self.spend) != len(self.looks) or sum(self.spend) > self.alpha + 1e-12):
+            raise InputError(f"the gate's alpha shares {self.spend} do not fit its looks {self.looks} and alpha {self.alpha:g}")
 
     @property
-    def level(self) -> float:
-        """The one-sided level of each look: alpha spent evenly over the looks."""
-        return 1 - self.alpha / max(1, len(self.looks))
+    def levels(self) -> tuple:
+        """The one-sided level of each look: 1 - its share of alpha."""
+        spend = self.spend or (self.alpha / max(1, len(self.looks)),) * len(self.looks)
+        return tuple(1 - a for a in spend)
+
+    def level_at(self, n: int) -> float:
+        """The level a change of n trials is judged at: that of the last look at or below n (the
+        first look's below it; the only one's when the looks are not counts)."""
+        levels = self.levels
+        index = 0
+        for i, look in enumerate(self.looks):
+            if isinstance(look, int) and look <= n:
+                index = i
+        return levels[index]
+
+    def levels_words(self) -> str:
+        """'0.9875, 0.9875 and 0.975' (or '0.9875 each' when even)."""
+        lv = [f"{x:g}" for x in self.levels]
+        if len(set(lv)) == 1:
+            return f"{lv[0]} each"
+        return ", ".join(lv[:-1]) + " and " + lv[-1]
 
     @property
     def bar(self) -> float:
@@ -71,9 +100,16 @@ def rule_of(run: Run) -> Rule:
     if not g:
         return Rule(looks=(None,))
     try:
-        return Rule(tuple(int(x) for x in g["looks"]), float(g["marginPct"]), float(g["alpha"]))
+        spend = tuple(float(x) for x in g["alphaPerLook"]) if g.get("alphaPerLook") else None
+        return Rule(tuple(int(x) for x in g["looks"]), float(g["marginPct"]), float(g["alpha"]), spend)
     except (KeyError, TypeError, ValueError):
         raise InputError(f"{run.name}: the provenance's gate block is malformed: {g!r}")
+
+
+def capped(run: Run) -> bool:
+    """Whether the gate's cap (-Djmh.budget) ended the run's groups before a look."""
+    groups = ((run.provenance or {}).get("trials") or {}).get("groups") or []
+    return any(str(g.get("ended", "")).startswith("budget") for g in groups)
 
 
 def is_two_commit(run: Run) -> bool:
@@ -146,7 +182,7 @@ def one_sided(logs: list, level: float) -> Figure:
 
 def decide(logs: list, rule: Rule) -> tuple:
     """(outcome, Figure) of a change of gain under the rule: 'pass', 'regression' or 'inconclusive'."""
-    fig = one_sided(logs, rule.level)
+    fig = one_sided(logs, rule.level_at(len(logs)))
     if len(logs) < 2 or not fig.known:
         return "inconclusive", fig
     if fig.lo > rule.bar:
@@ -229,6 +265,7 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
     from .verdicts import Verdict, describe, judge_claims
     by = sides(run)
     rule = rule_of(run)
+    cap = capped(run)
     out = []
     ids = []
     chosen = selected_claims(run)
@@ -246,7 +283,7 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
             outcome, fig = decide(logs, rule)
             n = len(logs)
             look = f"{n} trials" + (f", look {rule.looks.index(n) + 1} of {len(rule.looks)}" if n in rule.looks else "")
-            bounds = f"one-sided {rule.level:.3g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x" if fig.known else "no interval"
+            bounds = f"one-sided {rule.level_at(n):.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x" if fig.known else "no interval"
             if outcome == "pass":
                 why = f"the gain fell by less than {rule.margin_pct:g}%: {bounds} clear {rule.bar:.2f}x ({look})"
             elif outcome == "regression":
@@ -256,6 +293,8 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
                        f"{rule.bar:.2f}x, the upper {fig.hi:.3g}x above it")
             else:
                 why = f"undecided: {n} paired trial(s), at least 2 needed"
+            if outcome == "inconclusive" and cap and isinstance(rule.looks[-1], int) and n < rule.looks[-1]:
+                why += "; the gate's cap (-Djmh.budget) ended it before its next look"
             if outcome == "inconclusive" and undecided == "warn" and c["id"] not in strict:
                 outcome, why = "warn", why + " (a warning here: only a loss shown beyond the margin fails)"
             out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",

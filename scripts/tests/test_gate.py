@@ -499,7 +499,7 @@ def test_the_gate_rule_is_the_one_the_run_recorded_and_matches_the_schedules_own
     from hpb import twocommit
     run = load(GATE_SHORT_FORKS)
     rule = twocommit.rule_of(run)
-    assert rule.looks == (5, 10) and rule.margin_pct == 20 and rule.level == pytest.approx(0.975)
+    assert rule.looks == (5, 10) and rule.margin_pct == 20 and rule.levels == pytest.approx((0.975, 0.975))
     from hpb.config import load_suite
     suite = load_suite()
     by = twocommit.sides(run)

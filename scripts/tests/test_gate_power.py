@@ -12,6 +12,7 @@ import pytest
 
 import gate_power
 from hpb import twocommit
+from hpb.model import InputError
 
 SCRIPTS = Path(__file__).resolve().parents[1]
 RULE = twocommit.Rule(looks=(5, 10), margin_pct=20, alpha=0.05)
@@ -23,7 +24,24 @@ def test_the_rule_passes_no_change_fails_a_shown_loss_and_calls_the_rest_undecid
     assert twocommit.decide([-0.5, 0.5, -0.4, 0.4, 0.0], RULE)[0] == "inconclusive"  # the rule never guesses
     assert twocommit.decide([0.0], RULE)[0] == "inconclusive"
     # each look at one side of a 95% two-sided interval: alpha 0.05 over two looks
-    assert RULE.level == pytest.approx(0.975) and RULE.bar == pytest.approx(0.8)
+    assert RULE.levels == pytest.approx((0.975, 0.975)) and RULE.bar == pytest.approx(0.8)
+
+
+def test_the_gates_own_looks_spend_a_quarter_a_quarter_and_half_of_alpha_and_judge_each_at_its_level():
+    rule = twocommit.Rule(twocommit.LOOKS, 20, 0.05, twocommit.SPEND)
+    assert rule.looks == (5, 10, 20) and sum(rule.spend) == pytest.approx(0.05)
+    assert [rule.level_at(n) for n in (5, 9, 10, 19, 20)] == pytest.approx([0.9875, 0.9875, 0.9875, 0.9875, 0.975])
+    assert rule.levels_words() == "0.9875, 0.9875 and 0.975"
+    # 20 trials whose mean change is 0.9x and whose spread leaves the bound near the bar: at 0.975
+    # (the last look) it clears 0.8x, at 0.9875 (even shares over four looks) it does not
+    rng = random.Random(5)
+    logs = [math.log(0.9) + rng.gauss(0, 0.2) for _ in range(20)]
+    mean = sum(logs) / 20
+    logs = [x - mean + math.log(0.9) for x in logs]
+    assert twocommit.decide(logs, rule)[0] == "pass"
+    assert twocommit.decide(logs, twocommit.Rule((5, 10, 15, 20), 20, 0.05))[0] == "inconclusive"
+    with pytest.raises(InputError):
+        twocommit.Rule((5, 10), 20, 0.05, (0.03, 0.03))  # more than alpha
 
 
 def test_a_loss_at_the_margin_passes_at_most_alpha_of_the_time_whatever_the_looks():
@@ -121,7 +139,7 @@ def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what
             assert fails_on in ("the rule", "shown loss") and c10 <= c20 + 5 and c20 <= c30 + 5
             if fails_on == "shown loss":  # CI's retreat fails less often than the rule, and catches less
                 assert ci_fa <= rule_fa
-        assert "CI's mode: looks at 5, 10, 15 and 20 trials" in body
+        assert "CI's mode: looks at 5, 10 and 20 trials" in body
         # suite.json's gate.py options leave no --undecided warn: CI judges every claim by the rule
         assert all(fails_on == "the rule" for fails_on, *_ in ci), body
 
@@ -200,3 +218,23 @@ def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_p
     p.send_signal(signal.SIGINT)  # as a kill -INT of gate_pass alone; a terminal's Ctrl-C also reaches the child
     out, _ = p.communicate(timeout=60)
     assert out.strip() == "interrupted after cleaned", out
+
+
+def test_the_cap_ends_a_run_whose_open_groups_cannot_reach_their_next_look_within_it():
+    looks = (5, 10, 20)
+    # two groups of 100 s a trial: one decided at 5, one at 20; after look 5 (1000 s) the open one
+    # needs 500 s to look 10, after look 10 (1500 s) 1000 s more to look 20
+    used = [(5, 100.0), (20, 100.0)]
+    assert not gate_power.capped(used, looks, None)
+    assert not gate_power.capped(used, looks, 2500)
+    assert gate_power.capped(used, looks, 2499), "1500 s at look 10 and 1000 s to go do not fit in 2499"
+    assert gate_power.capped(used, looks, 1499), "nor 500 s after the first look's 1000 in 1499"
+    assert not gate_power.capped([(5, 100.0), (5, 100.0)], looks, 1), "every group decided at 5: nothing is cut"
+
+
+def test_cis_cap_is_read_from_its_gate_args():
+    from hpb import config
+    cap = gate_power.ci_cap(config.load_suite())
+    assert cap is None or cap > 0
+    args = next(p["args"] for p in config.load_suite().ci_passes.values() if p.get("gate"))
+    assert (cap is None) == (not any(a.startswith("-Djmh.budget=") for a in args))
