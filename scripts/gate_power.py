@@ -3,7 +3,7 @@
 that changed nothing (false alarm) and how often it catches a loss of 10%, 20% and 30% of a claimed
 pair's gain; and from the real passes kept in results/ci/, how it did.
 
-    python3 scripts/gate_power.py [RUN.json ...] [--looks 5,10,15,20] [--margin 20] [--alpha 0.05]
+    python3 scripts/gate_power.py [RUN.json ...] [--looks 5,10,20] [--margin 20] [--alpha 0.05]
                                   [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
 
 Without runs it resamples every committed run of the trial protocol in results/ made by the current
@@ -14,8 +14,9 @@ Each real pass is judged with the gate.py options its .pass.json records (CI's a
 
 The rule (hpb.twocommit, the one gate.py applies): both commits run in the same trials, so each
 trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t). At each look (5,
-10, 15 and 20 trials; a group stops at the first look that decides it) the check passes when the lower one-sided
-Student t bound on mean(d) at level 1 - alpha / looks lies above ln(1 - margin), is a regression
+10 and 20 trials; a group stops at the first look that decides it) the check passes when the lower
+one-sided Student t bound on mean(d) at level 1 - the look's share of alpha (a quarter at 5 and 10
+trials, half at 20; other --looks, even shares) lies above ln(1 - margin), is a regression
 when the upper bound lies below it, and is otherwise undecided; undecided at the last look, it
 fails (INCONCLUSIVE). Allocation per configuration: the forks' medians grew by 16 bytes and 5%, and
 an exact rank-sum test over 5 forks a side gives p <= 0.01.
@@ -34,7 +35,9 @@ side. A CI run fails when any of its checks fails; a claim has one check per con
 params name (split's two delimiters), and a loss is put into one of them. CI's mode: CI's looks (a check decided at one stops there), a loss shown beyond
 the margin fails, and so does an undecided check: for every claim when CI's gate.py options leave
 undecided checks failing (today), only for the --strict claims under --undecided warn (as CI judged
-before its looks reached 20); a time row shown slower than the threshold fails either way.
+before its looks reached 20); a time row shown slower than the threshold fails either way. CI's
+cap (its -Djmh.budget) is priced at the seconds a trial of each check cost in the real passes: the
+share of unchanged runs over every technique it ends, which fail.
 """
 from __future__ import annotations
 
