@@ -9,8 +9,11 @@ techniques a change reaches, decided from the paths that differ between the two 
 - `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique;
 - `scripts/techniques/<file>.json`: the technique it describes when the claims the gate pass judges
   (their configurations and bars) differ; other keys (cited figures, notes) are not measured there;
-- anything else under `src/`, and `pom.xml` (dependencies, compiler settings, the JMH version):
-  every technique;
+- `pom.xml`: when all that differs, its properties resolved, is the version (or presence) of
+  dependencies that technique files list (their `dependencies`), the techniques that list them;
+  anything else (a dependency no technique lists, such as JMH, compiler settings, plugins): every
+  technique;
+- anything else under `src/`: every technique;
 - the rest: none. That holds the scripts' code and settings (`scripts/suite.json`: the gate's JMH
   options, which both sides run with), the plugin in `jmh-maven-plugin/` (one harness runs both
   sides), docs, results and `.ci/`.
@@ -20,13 +23,15 @@ When git cannot say what differs (a ref this clone lacks), every technique is in
 from __future__ import annotations
 
 import json
+import re
 import subprocess
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
 from .model import REPO
 
 EVERY = "*"
-WHOLE_SUITE = ("pom.xml",)
 
 
 @dataclass(frozen=True)
@@ -47,9 +52,69 @@ def claims_by_id(technique_file, passes=None) -> dict:
             if isinstance(c, dict) and "id" in c and (passes is None or c.get("ci") in passes)}
 
 
-def of_paths(paths, suite, base_text=lambda path: None) -> Scope:
+def _pom_parts(text: str) -> tuple:
+    """(the project's dependencies by groupId:artifactId, everything else) of a pom, each entry and the
+    rest serialized with its properties resolved, so that a property changes what uses it. Raises
+    ValueError when the text is not such a pom."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise ValueError(f"pom.xml does not parse: {e}")
+    ns = root.tag[:root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+    props = {}
+    for el in root.findall(f"{ns}properties"):
+        props.update({c.tag[len(ns):]: (c.text or "").strip() for c in el})
+    # a property the dependencies name is judged through them (resolved below); every other one
+    # stays with the rest, since plugins read some without naming them (maven.compiler.release)
+    named = {m for block in root.findall(f"{ns}dependencies") for el in block.iter()
+             for m in re.findall(r"\$\{([^}]+)\}", el.text or "")}
+    for el in root.findall(f"{ns}properties"):
+        for c in list(el):
+            if c.tag[len(ns):] in named:
+                el.remove(c)
+    def resolve(v):
+        for _ in range(5):  # properties that name properties
+            v = re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), v)
+        return v
+    for el in root.iter():
+        el.text = resolve((el.text or "").strip())
+        el.tail = ""
+    deps = {}
+    for block in root.findall(f"{ns}dependencies"):
+        for d in block:
+            key = f"{(d.findtext(f'{ns}groupId') or '').strip()}:{(d.findtext(f'{ns}artifactId') or '').strip()}"
+            deps[key] = deps.get(key, "") + ET.tostring(d, encoding="unicode")
+        root.remove(block)
+    return deps, ET.tostring(root, encoding="unicode")
+
+
+def pom_scope(before: str | None, after: str | None, suite) -> set:
+    """The techniques a change of pom.xml reaches: those whose listed dependencies are all that
+    differs between the two texts; {EVERY} when anything else differs, or a side is missing or not
+    a pom."""
+    if before is None or after is None:
+        return {EVERY}
+    try:
+        (deps_b, rest_b), (deps_a, rest_a) = _pom_parts(before), _pom_parts(after)
+    except ValueError:
+        return {EVERY}
+    if rest_b != rest_a:
+        return {EVERY}
+    out = set()
+    for key in set(deps_b) | set(deps_a):
+        if deps_b.get(key) == deps_a.get(key):
+            continue
+        users = {t.id for t in suite.techniques if key in (t.dependencies or [])}
+        if not users:
+            return {EVERY}
+        out |= users
+    return out
+
+
+def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: None) -> Scope:
     """The scope that changed files (repository-relative, '/'-separated) put the suite's techniques in.
-    base_text(path) gives a technique file's text on the base side (None where it had none)."""
+    base_text(path) and head_text(path) give a file's text on each side (None where it has none): a
+    technique file's on the base side, pom.xml's on both."""
     by_dir = {t.package_dir + "/": t.id for t in suite.techniques}
     by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
     gate = {name for name, p in suite.ci_passes.items() if p.get("gate")}
@@ -69,8 +134,9 @@ def of_paths(paths, suite, base_text=lambda path: None) -> Scope:
             # src/<set>/java/<package path>/<File>
             inner = "/".join(parts[3:]) if len(parts) > 3 and parts[2] == "java" else ""
             tid = next((t for d, t in by_dir.items() if inner.startswith(d)), EVERY)
-        elif p in WHOLE_SUITE:
-            tid = EVERY
+        elif p == "pom.xml":
+            for t in sorted(pom_scope(base_text(p), head_text(p), suite)):
+                why.setdefault(t, p)
         if tid is not None:
             why.setdefault(tid, p)
     return Scope(frozenset(why), why)
@@ -93,7 +159,13 @@ def of_change(base: str, suite, cwd=REPO) -> Scope:
     def base_text(path):
         p = subprocess.run(["git", "show", f"{base}:{path}"], cwd=cwd, capture_output=True, text=True)
         return p.stdout if p.returncode == 0 else None
+
+    def head_text(path):
+        try:
+            return (Path(cwd) / path).read_text(encoding="utf-8")
+        except OSError:
+            return None
     try:
-        return of_paths(changed_paths(base, cwd), suite, base_text)
+        return of_paths(changed_paths(base, cwd), suite, base_text, head_text)
     except ValueError as e:
         return Scope(frozenset({EVERY}), {}, f"git cannot list what changed since {base}: {e}")

@@ -379,6 +379,27 @@ def test_the_gate_scope_follows_the_paths_a_change_touches(suite):
     assert s.covers("split") and not s.covers("validation") and s.why["split"].endswith("X.java")
 
 
+def test_a_pom_change_reaches_only_the_techniques_whose_listed_dependencies_it_changes(suite):
+    from hpb import scope
+    pom = (REPO / "pom.xml").read_text(encoding="utf-8")
+    def of(after):
+        return scope.of_paths(["pom.xml"], suite, lambda p: pom, lambda p: after).techniques
+    def bump(prop):
+        new, n = re.subn(rf"<{re.escape(prop)}>([^<]*)</", lambda m: f"<{prop}>{m.group(1)}.1</", pom)
+        assert n == 1, prop
+        return new
+    assert of(bump("jedis.version")) == {"redis"}, "jedis is Redis's alone"
+    assert of(bump("guava.version")) == {"split"}
+    assert of(bump("jedis.version").replace("<guava.version>", "<guava.version>0")) == {"redis", "split"}
+    assert of(bump("jmh.version")) == {scope.EVERY}, "no technique lists JMH: every one runs on it"
+    assert of(bump("avaje-validator.version")) == {scope.EVERY}, "its version is used by the compiler's set-up too"
+    assert of(bump("maven.compiler.release")) == {scope.EVERY}, "a property plugins read without naming it"
+    assert of(pom.replace("<dependencies>", "<dependencies>\n    <!-- a note -->", 1)) == set(), "a comment measures nothing"
+    assert of(pom.replace("</dependencies>", "<dependency><groupId>x</groupId><artifactId>y</artifactId></dependency></dependencies>", 1)) == {scope.EVERY}
+    assert of("not xml") == {scope.EVERY}
+    assert scope.of_paths(["pom.xml"], suite, lambda p: None, lambda p: pom).techniques == {scope.EVERY}
+
+
 def test_a_technique_file_puts_its_technique_in_scope_only_when_its_gated_claims_differ(suite):
     from hpb import scope
     path = "scripts/techniques/split.json"
