@@ -454,8 +454,9 @@ final class TrialSchedule {
             if (budget != null && !toGo.isEmpty() && toGo.stream().allMatch(g -> g.trials > 0)) {
                 double need = toGo.stream().mapToDouble(g -> Math.max(0, look - g.trials) * g.estimate()).sum();
                 if (!fits(need)) {
-                    toGo.forEach(g -> g.ended = "budget: undecided at " + g.trials + " trials, " + Math.round(need / 60)
-                            + " min short of the look at " + look);
+                    long cap = budget.toMinutes();
+                    toGo.forEach(g -> g.ended = "budget: undecided at " + g.trials + " trials; the look at " + look
+                            + " needed " + Math.round(need / 60) + " min more, past the " + cap + "-min cap");
                     return;
                 }
             }

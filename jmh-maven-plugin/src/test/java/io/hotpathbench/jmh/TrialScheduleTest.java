@@ -430,7 +430,7 @@ class TrialScheduleTest {
             for (TrialSchedule.Group g : groups) {
                 if (capSeconds == 600) {
                     assertEquals(5, g.trials, "200 s in, 400 s more do not fit in 600: the gate stops at the first look");
-                    assertTrue(g.ended.startsWith("budget: undecided at 5 trials"), g.ended);
+                    assertEquals("budget: undecided at 5 trials; the look at 10 needed 7 min more, past the 10-min cap", g.ended);
                 } else {
                     assertTrue(g.trials > 5, "an hour lets the undecided groups go on: " + g.ended);
                 }
