@@ -207,7 +207,10 @@ def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_p
              "signal.signal(signal.SIGINT, stop)\n"
              "pathlib.Path('started').write_text('yes')\n"
              "time.sleep(60)\n")
-    driver = (f"import sys; sys.path.insert(0, {str(SCRIPTS)!r}); import gate_pass\n"
+    # the driver restores Python's own Ctrl-C handler: a shell that starts a job in the background
+    # (nohup ... &) hands SIGINT down ignored, and the driver would never see it
+    driver = (f"import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+              f"sys.path.insert(0, {str(SCRIPTS)!r}); import gate_pass\n"
               f"try:\n    gate_pass.run_to_end([sys.executable, '-c', {child!r}], '.')\n"
               "except KeyboardInterrupt:\n    print('interrupted after', 'cleaned' if __import__('os').path.exists('cleaned') else 'no clean-up')\n")
     p = subprocess.Popen([sys.executable, "-c", driver], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
