@@ -71,17 +71,29 @@ def newest(after: set) -> Path | None:
     return max(made, default=None, key=lambda p: p.stat().st_mtime)
 
 
+def _interrupt(*_):
+    raise KeyboardInterrupt
+
+
+def interruptible() -> None:
+    """Ctrl-C (SIGINT) and a kill (SIGTERM) both interrupt this process, however it was started: a
+    shell that starts a job in the background (nohup ... &) hands it SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
 def run_to_end(cmd: list, cwd) -> int:
-    """Runs cmd and returns its exit code. On Ctrl-C it is sent SIGINT and given GRACE_S to end, so
-    that its own clean-up runs (subprocess.run would kill it a quarter of a second later, leaving the
-    plugin's worktree, fork files and forks behind); only then, or on a second Ctrl-C, is it killed.
-    The KeyboardInterrupt is raised again once it has ended."""
+    """Runs cmd and returns its exit code. On an interrupt it is sent SIGTERM and given GRACE_S to
+    end, so that its own clean-up runs (the JVM runs its shutdown hooks on SIGTERM as on SIGINT,
+    and SIGTERM reaches it even when it inherited SIGINT ignored; subprocess.run would kill it a
+    quarter of a second later, leaving the plugin's worktree, fork files and forks behind); only
+    then, or on a second interrupt, is it killed. The KeyboardInterrupt is raised again once it has ended."""
     p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL)
     try:
         return p.wait()
     except KeyboardInterrupt:
         try:
-            p.send_signal(signal.SIGINT)
+            p.send_signal(signal.SIGTERM)
             p.wait(timeout=GRACE_S)
         except (KeyboardInterrupt, subprocess.TimeoutExpired):
             p.kill()
@@ -124,6 +136,7 @@ def make_pass(patch: Path | None, judge: list) -> Path:
 
 @cli.guarded
 def main(argv=None) -> int:
+    interruptible()
     ap = cli.Parser(prog="gate_pass.py", description=__doc__.splitlines()[0])
     ap.add_argument("--patch", help="a regression patch's name (see --list); without it, an A/A pass")
     ap.add_argument("--list", action="store_true", help="list the regression patches and stop")

@@ -197,30 +197,33 @@ def test_gate_pass_lists_its_patches_and_refuses_an_unknown_one_in_one_line():
 
 
 def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_path):
-    """Ctrl-C on gate_pass.py: the JMH run gets SIGINT and time to run its shutdown hook (which
+    """Ctrl-C or a kill of gate_pass.py: the JMH run gets SIGTERM and time to run its shutdown hook (which
     removes the -Djmh.against worktree and the fork files); subprocess.run would have killed it at once."""
     child = ("import signal, sys, time, pathlib\n"
              "def stop(*_):\n"
              "    time.sleep(1.0)\n"  # a clean-up that takes a while
              "    pathlib.Path('cleaned').write_text('yes')\n"
              "    sys.exit(130)\n"
-             "signal.signal(signal.SIGINT, stop)\n"
+             "signal.signal(signal.SIGTERM, stop)\n"
+             "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"  # as a JVM started in the background
              "pathlib.Path('started').write_text('yes')\n"
              "time.sleep(60)\n")
-    # the driver restores Python's own Ctrl-C handler: a shell that starts a job in the background
-    # (nohup ... &) hands SIGINT down ignored, and the driver would never see it
-    driver = (f"import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-              f"sys.path.insert(0, {str(SCRIPTS)!r}); import gate_pass\n"
+    # gate_pass.interruptible(): a shell that starts a job in the background (nohup ... &) hands
+    # SIGINT down ignored, to gate_pass and to the JVM it starts; a kill -INT or -TERM must still clean up
+    driver = (f"import sys; sys.path.insert(0, {str(SCRIPTS)!r}); import gate_pass; gate_pass.interruptible()\n"
               f"try:\n    gate_pass.run_to_end([sys.executable, '-c', {child!r}], '.')\n"
               "except KeyboardInterrupt:\n    print('interrupted after', 'cleaned' if __import__('os').path.exists('cleaned') else 'no clean-up')\n")
-    p = subprocess.Popen([sys.executable, "-c", driver], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert (tmp_path / "started").exists()
-    p.send_signal(signal.SIGINT)  # as a kill -INT of gate_pass alone; a terminal's Ctrl-C also reaches the child
-    out, _ = p.communicate(timeout=60)
-    assert out.strip() == "interrupted after cleaned", out
+    for sig in (signal.SIGINT, signal.SIGTERM):  # a kill -INT or -TERM of gate_pass alone
+        where = tmp_path / sig.name
+        where.mkdir()
+        p = subprocess.Popen([sys.executable, "-c", driver], cwd=where, stdout=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while not (where / "started").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert (where / "started").exists()
+        p.send_signal(sig)
+        out, _ = p.communicate(timeout=60)
+        assert out.strip() == "interrupted after cleaned", (sig.name, out)
 
 
 def test_the_cap_ends_a_run_whose_open_groups_cannot_reach_their_next_look_within_it():
