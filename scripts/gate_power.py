@@ -140,27 +140,31 @@ def time_configs(suite, checks=None) -> dict:
     return {c["id"]: per_tech[t.id] for t, c in twocommit.gained_pairs(suite)}
 
 
-def ci_looks(suite) -> tuple:
-    """The looks CI's gate pass makes: one at -Djmh.trials=N when its args give it, else the rule's."""
+def gate_arg(suite, name: str) -> str | None:
+    """The value of CI's gate pass's -Djmh.NAME=value in scripts/suite.json, or None."""
     for p in suite.ci_passes.values():
         if p.get("gate"):
             for arg in p["args"]:
-                if arg.startswith("-Djmh.trials="):
-                    return (int(arg.split("=", 1)[1]),)
-    return twocommit.LOOKS
+                if arg.startswith(f"-Djmh.{name}="):
+                    return arg.split("=", 1)[1]
+    return None
+
+
+def ci_looks(suite) -> tuple:
+    """The looks CI's gate pass makes: one at -Djmh.trials=N when its args give it, else the rule's."""
+    trials = gate_arg(suite, "trials")
+    return (int(trials),) if trials else twocommit.LOOKS
 
 
 def ci_cap(suite) -> float | None:
     """The cap of CI's gate pass in seconds (its -Djmh.budget=N{s,m,h}), or None."""
-    for p in suite.ci_passes.values():
-        if p.get("gate"):
-            for arg in p["args"]:
-                if arg.startswith("-Djmh.budget="):
-                    m = re.fullmatch(r"(\d+)([smh])", arg.split("=", 1)[1])
-                    if not m:
-                        raise InputError(f"scripts/suite.json: the gate pass's {arg} is not a duration such as 70m")
-                    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
-    return None
+    budget = gate_arg(suite, "budget")
+    if budget is None:
+        return None
+    m = re.fullmatch(r"(\d+)([smh])", budget)
+    if not m:
+        raise InputError(f"scripts/suite.json: the gate pass's -Djmh.budget={budget} is not a duration such as 70m")
+    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
 
 
 def claim_seconds(passes) -> dict:
@@ -213,7 +217,7 @@ def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
     return outcome == "regression" or (strict and outcome != "pass"), time_failed(times, timing), n
 
 
-def capped(used: list, looks: tuple, cap_seconds: float | None) -> bool:
+def cap_ends(used: list, looks: tuple, cap_seconds: float | None) -> bool:
     """Whether the gate's cap (-Djmh.budget) ends a run whose checks, each its own group, used
     these (trials, seconds a trial) uncapped: at each look, the groups still open must all reach the
     next one within the cap (the plugin's TrialSchedule.runGate), else they end undecided there."""
@@ -283,7 +287,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
                     failed |= f
                     used += [(n, seconds.get(cid, 0.0)) for _, _, n in made]
         run_fail += failed
-        cut = capped(used, rule.looks, cap_seconds)
+        cut = cap_ends(used, rule.looks, cap_seconds)
         cap_fail += cut
         either += failed or cut
         minutes += sum(n * s for n, s in used) / 60
