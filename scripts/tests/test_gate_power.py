@@ -244,3 +244,21 @@ def test_cis_cap_is_read_from_its_gate_args():
     assert cap is None or cap > 0
     args = next(p["args"] for p in config.load_suite().ci_passes.values() if p.get("gate"))
     assert (cap is None) == (not any(a.startswith("-Djmh.budget=") for a in args))
+
+
+def test_a_narrower_margin_catches_a_ten_percent_loss_for_more_trials_and_more_false_alarms():
+    rule = twocommit.Rule(twocommit.LOOKS, 20, 0.05, twocommit.SPEND)
+    rng = random.Random(4)
+    pool = [(rng.gauss(0, 0.05), rng.gauss(0, 0.05)) for _ in range(300)]
+    t = gate_power.margin_tradeoff({"c": pool}, rule, 400, 3, strict={"c"}, checks={"c": 2},
+                                   seconds={"c": 60.0}, margins=(10.0,))
+    assert set(t) == {("c", 10.0), ("c", 20.0)}, "CI's own margin is priced beside the narrower one"
+    fa20, n20, min20, caught20 = t[("c", 20.0)]
+    fa10, n10, min10, caught10 = t[("c", 10.0)]
+    assert caught20 < 0.2 < 0.9 < caught10, (caught20, caught10)  # a 10% loss is inside a 20% margin
+    assert n10 > n20 >= 5 and min10 == pytest.approx(n10 * 2 * 60 / 60), "two checks of 60 s a trial"
+    assert fa10 >= fa20
+    assert t[("c", 20.0)] == gate_power.margin_tradeoff({"c": pool}, rule, 400, 3, strict={"c"}, checks={"c": 2},
+                                                        seconds={"c": 60.0}, margins=())[("c", 20.0)], "seeded"
+    lines = gate_power.tradeoff_lines({"tradeoff": t, "ci_rule": rule})
+    assert any(l.startswith("| c | 10% |") for l in lines) and any("20% (CI's)" in l for l in lines)
