@@ -269,7 +269,8 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     too (pools of (v, b) pairs). seconds: claim id -> seconds one trial of its check costs; with
     them ('minutes', 0) is the mean minutes of trials an unchanged run over every claim takes, and
     with cap_seconds ('capped', 0) the share of those runs the cap ends (failing them) and
-    ('run capped', 0) the share that fail either way."""
+    ('run capped', 0) the share that fail either way. ('trials', claim): a check's mean trials on
+    unchanged draws."""
     rng = random.Random(seed)
     checks = checks or {}
     timing = timing or {}
@@ -278,6 +279,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     gain = dict.fromkeys(out, 0)
     run_fail = cap_fail = either = 0
     minutes = 0.0
+    trials = dict.fromkeys(pools, 0.0)
     for _ in range(draws):
         failed = False
         used = []
@@ -291,6 +293,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
                 if loss == 0.0:
                     failed |= f
                     used += [(n, seconds.get(cid, 0.0)) for _, _, n in made]
+                    trials[cid] += sum(n for _, _, n in made) / k
         run_fail += failed
         cut = cap_ends(used, rule.looks, cap_seconds)
         cap_fail += cut
@@ -299,6 +302,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     res = {k: v / draws for k, v in out.items()}
     res.update({(*k, "gain"): v / draws for k, v in gain.items()})
     res[("run", 0.0)] = run_fail / draws
+    res.update({("trials", cid): v / draws for cid, v in trials.items()})
     if seconds:
         res[("minutes", 0.0)] = minutes / draws
         if cap_seconds:
@@ -308,28 +312,21 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
 
 
 def margin_tradeoff(pools: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None,
-                    seconds=None, margins=TRADEOFF_MARGINS) -> dict:
+                    seconds=None, margins=TRADEOFF_MARGINS, ci_rates=None) -> dict:
     """(claim, margin %) -> (false alarm of a CI run reaching the claim, mean trials a check, minutes of
-    trials for the claim's checks, share of 10% losses caught), CI's mode at each margin (rule's looks
-    and shares, its margin replaced), on draws seeded alike: what catching a 10% loss would cost."""
+    trials for the claim's checks, share of 10% losses caught): estimate_ci at each margin (the rule's
+    looks and shares, its margin replaced), seeded alike; at the rule's own margin, ci_rates when given,
+    so that row is the CI table's."""
     checks = checks or {}
-    timing = timing or {}
     seconds = seconds or {}
     out = {}
     for margin in sorted({*margins, rule.margin_pct}):
-        at = dataclasses.replace(rule, margin_pct=margin)
-        rng = random.Random(seed)
-        for cid, pool in pools.items():
-            k = checks.get(cid, 1)
-            fa = caught = trials = 0
-            for _ in range(draws):
-                made = [ci_checks(pool, 0.0, at, rng, cid in strict, timing.get(cid)) for _ in range(k)]
-                fa += any(g or t for g, t, _ in made)
-                trials += sum(n for _, _, n in made) / k
-                caught += any(ci_checks(pool, LOSSES[0], at, rng, cid in strict, timing.get(cid))[:2])
-            mean = trials / draws
-            out[(cid, margin)] = (fa / draws, mean, mean * k * seconds[cid] / 60 if cid in seconds else None,
-                                  caught / draws)
+        r = ci_rates if ci_rates and margin == rule.margin_pct else estimate_ci(
+            pools, dataclasses.replace(rule, margin_pct=margin), draws, seed, strict, checks, timing)
+        for cid in pools:
+            n = r[("trials", cid)]
+            out[(cid, margin)] = (r[(cid, 0.0)], n, n * checks.get(cid, 1) * seconds[cid] / 60 if cid in seconds else None,
+                                  r[(cid, LOSSES[0])])
     return out
 
 
@@ -788,11 +785,11 @@ def main(argv=None) -> int:
         sections.append({
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
             "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
-            "ci_rates": estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap),
+            "ci_rates": (ci_rates := estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap)),
             "cap": cap, "strict": strict,
             "ci_figure": ci_figure,
-            "tradeoff": margin_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds)
-            if figure == ci_figure else None,
+            "tradeoff": margin_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds,
+                                        ci_rates=ci_rates) if figure == ci_figure else None,
             "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule)})
     if not sections:
         raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")

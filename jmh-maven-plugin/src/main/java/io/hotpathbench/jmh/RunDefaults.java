@@ -29,8 +29,8 @@ final class RunDefaults {
      * so by Bonferroni at most 5% of losses at the margin pass, however the looks fall. Half at the
      * last look because what an unchanged commit risks there is to end undecided (which fails): with
      * even shares over 5, 10, 15 and 20 trials, Redis MGET's check (its trials move 16.5%) was
-     * undecided at 20 in 1.3-1.6% of resampled unchanged runs; with these, 0.6-0.8%
-     * (results/gate-power.md).
+     * undecided at 20 in 1.3-1.6% of resampled unchanged runs; with these, under 1%
+     * (results/gate-power.md has today's figure).
      */
     static final List<Double> GATE_SPEND = List.of(0.0125, 0.0125, 0.025);
 
