@@ -35,6 +35,8 @@ import java.util.regex.PatternSyntaxException;
  *       with type {@code jdk} and version {@code N} (a version such as {@code 25}, or a version
  *       range such as {@code [25,26)}); cannot be combined with {@code jmh.jvm}.
  *   <li>{@code jmh.skip} (or {@code jmh.skip=true}): run nothing; {@code jmh.skip=false} runs.
+ *   <li>{@code jmh.oneCpu=REGEX}: the trial forks of the benchmarks REGEX finds run on one CPU with
+ *       every process they start ({@link OneCpu}; {@code Redis} puts the server beside its client).
  *   <li>{@code jmh.p.NAME=v1,v2}: a {@code @Param} override ({@code -p NAME=v1,v2}).
  *   <li>{@code jmh.FLAG=value}: any other JMH flag from {@link #VALUE_FLAGS}.
  * </ul>
@@ -43,7 +45,7 @@ public final class JmhOptions {
 
     /** Properties that belong to the plugin itself, not to JMH. */
     static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
-            "trials", "budget", "seed", "against", "gate", "gateFigure", "claims");
+            "trials", "budget", "seed", "against", "gate", "gateFigure", "claims", "oneCpu");
 
     private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
@@ -94,6 +96,7 @@ public final class JmhOptions {
     private boolean gate;
     private boolean gateBest;
     private List<String> claims;
+    private Pattern oneCpu;
 
     private JmhOptions(String include, String exclude, List<String> profilers,
                        Map<String, String> flags, Map<String, String> params, String jdk,
@@ -177,7 +180,7 @@ public final class JmhOptions {
             if (form == null) {
                 throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
                         + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims");
+                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims, oneCpu");
             }
             if (!form.matcher(value).matches()) {
                 throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
@@ -229,6 +232,18 @@ public final class JmhOptions {
             }
             o.claims = ids;
         }
+        if (jmh.containsKey("oneCpu")) {
+            String v = jmh.get("oneCpu");
+            if (v.isEmpty()) {
+                throw new IllegalArgumentException("-Djmh.oneCpu=REGEX needs the benchmarks whose forks run on one CPU"
+                        + " with every process they start (a regex found in the full name, such as Redis)");
+            }
+            checkRegex("jmh.oneCpu", v);
+            if (forksGiven) {
+                throw new IllegalArgumentException("-Djmh.oneCpu places the forks of the trial protocol; it cannot be combined with -Djmh.f");
+            }
+            o.oneCpu = Pattern.compile(v);
+        }
         o.gate = flag("jmh.gate", jmh.get("gate"));
         if (jmh.containsKey("gateFigure")) {
             String v = jmh.get("gateFigure");
@@ -262,6 +277,16 @@ public final class JmhOptions {
      */
     public boolean gate() {
         return gate;
+    }
+
+    /** The {@code -Djmh.oneCpu} regex, or null: see {@link OneCpu}. */
+    public String oneCpu() {
+        return oneCpu == null ? null : oneCpu.pattern();
+    }
+
+    /** Whether {@code -Djmh.oneCpu} places the forks of {@code benchmark} (its full name) on one CPU. */
+    public boolean onOneCpu(String benchmark) {
+        return oneCpu != null && oneCpu.matcher(benchmark).find();
     }
 
     /**

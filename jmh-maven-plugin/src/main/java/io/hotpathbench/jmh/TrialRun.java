@@ -61,6 +61,7 @@ final class TrialRun {
     private final Path techniques;
     private volatile Process current;
     private volatile Against against;
+    private OneCpu oneCpu;
     private final StringBuilder tail = new StringBuilder();
 
     TrialRun(AbstractMojo mojo, JmhOptions options, String java, String classpath, Path base, Path resultsDir,
@@ -76,6 +77,13 @@ final class TrialRun {
 
     void run(Environment.Git git, String jmhVersion, String selectedBy, String forkJava, Environment.Probe probe,
              Map<String, String> properties, List<String> selected) throws MojoFailureException {
+        if (options.oneCpu() != null) {
+            try {
+                oneCpu = OneCpu.resolve(System.getenv("PATH"), Path.of("/proc/self/status"));
+            } catch (IllegalArgumentException e) {
+                throw new MojoFailureException(e.getMessage());
+            }
+        }
         Instant start = Instant.now();
         ResultFiles files;
         Path work;
@@ -174,6 +182,10 @@ final class TrialRun {
         mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()
                 + " group(s), " + citedGroups + " holding a cited figure; " + describe(schedule) + "; shuffle seed " + seed);
         mojo.getLog().info("options: " + String.join(" ", jmhArgs));
+        if (oneCpu != null) {
+            mojo.getLog().info("forks of benchmarks matching '" + options.oneCpu() + "' run on CPU " + oneCpu.cpu
+                    + " with every process they start (-Djmh.oneCpu: " + oneCpu.taskset + " -c " + oneCpu.cpu + ")");
+        }
 
         Map<String, Path> serByEntry = new LinkedHashMap<>();
         int[] count = {0};
@@ -220,6 +232,12 @@ final class TrialRun {
             sides.put("base", against.commit);
             sides.put("head", git.commit() + (git.dirty() ? " (dirty)" : ""));
             provenance.put("against", sides);
+        }
+        if (oneCpu != null) {
+            Map<String, Object> placed = new LinkedHashMap<>();
+            placed.put("benchmarks", options.oneCpu());
+            placed.put("cpu", oneCpu.cpu);
+            provenance.put("oneCpu", placed);
         }
         if (schedule.gate() != null) {
             provenance.put("gate", TrialRecord.gate(schedule));
@@ -349,6 +367,9 @@ final class TrialRun {
             spec.store(w, null);
         }
         List<String> command = List.of(java, "-cp", driverPath, FORK, specFile.toString());
+        if (oneCpu != null && options.onOneCpu(c.benchmark())) {
+            command = oneCpu.wrap(command);
+        }
         tail.setLength(0);
         int exit = stream(command);
         if (exit != 0) {

@@ -177,7 +177,7 @@ class JmhOptionsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
         assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims, oneCpu"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 
@@ -231,6 +231,21 @@ class JmhOptionsTest {
                 "-Djmh.claims=ID,ID needs at least one claim id (scripts/techniques/*.json, \"claims\")");
         assertMessage(Map.of("jmh.gate", "yes", "jmh.against", "HEAD~1"),
                 "-Djmh.gate=yes is not a valid value (expected true or false)");
+    }
+
+    @Test
+    void oneCpuPlacesTheForksOfTheBenchmarksItFindsAndIsNoJmhFlag() {
+        JmhOptions o = JmhOptions.parse(Map.of("jmh.oneCpu", "Redis"));
+        assertEquals("Redis", o.oneCpu());
+        assertTrue(o.onOneCpu("io.hotpathbench.redis.RedisBenchmark.batched"));
+        assertFalse(o.onOneCpu("io.hotpathbench.split.SplitBenchmark.split"));
+        assertFalse(JmhOptions.parse(Map.of()).onOneCpu("io.hotpathbench.redis.RedisBenchmark.batched"));
+        assertFalse(o.arguments("/r/out.json").stream().anyMatch(a -> a.contains("Redis")), "a plugin option, never handed to JMH");
+        assertMessage(Map.of("jmh.oneCpu", ""), "-Djmh.oneCpu=REGEX needs the benchmarks whose forks run on one CPU"
+                + " with every process they start (a regex found in the full name, such as Redis)");
+        assertMessage(Map.of("jmh.oneCpu", "Redis("), "-Djmh.oneCpu=Redis( is not a valid regex: Unclosed group");
+        assertMessage(Map.of("jmh.oneCpu", "Redis", "jmh.f", "3"),
+                "-Djmh.oneCpu places the forks of the trial protocol; it cannot be combined with -Djmh.f");
     }
 
     private static void assertMessage(Map<String, String> props, String message) {
