@@ -64,11 +64,24 @@ CI_DIR = RESULTS_DIR / "ci"
 FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
 
 
-def trial_figures(runs, suite) -> dict:
+def one_cpu(run) -> str | None:
+    """The -Djmh.oneCpu regex a run placed its forks by (its provenance's oneCpu), or None."""
+    placed_by = (run.provenance or {}).get("oneCpu")
+    return placed_by.get("benchmarks") if isinstance(placed_by, dict) else None
+
+
+def on_one_cpu(regex: str | None, benchmark: str) -> bool:
+    """Whether -Djmh.oneCpu=regex puts the forks of this benchmark (its full name) on one CPU."""
+    return bool(regex) and re.search(regex, benchmark) is not None
+
+
+def trial_figures(runs, suite, ci_one_cpu=None, by_placement=False) -> dict:
     """claim id -> [(label, [(v, b) per trial])] from every run (or side of a two-commit run) that
     measured the pair in 3 or more trials: v and b the logs of the variant's and the baseline's fork
     figures in one trial, oriented as 'higher is better' (a time's log negated), so that v - b is the
-    trial's log gain and v alone what a time check of the variant compares."""
+    trial's log gain and v alone what a time check of the variant compares. by_placement keeps a
+    pair's trials only from runs that placed its forks as CI's gate does (-Djmh.oneCpu=ci_one_cpu):
+    one CPU shared with the processes a fork starts, or wherever the kernel puts them."""
     from hpb.verdicts import _direction
     out = {}
     for run in runs:
@@ -80,6 +93,8 @@ def trial_figures(runs, suite) -> dict:
                 groups, _, _, _ = verdicts._claim_groups(results, c, t, suite)
                 for g in groups:
                     a, b = g.result(c["variant"]), g.result(c["baseline"])
+                    if by_placement and on_one_cpu(one_cpu(run), a.benchmark) != on_one_cpu(ci_one_cpu, a.benchmark):
+                        continue
                     if verdicts.paired_logs(a, b, t, "primary", "speedup") is None:
                         continue
                     sign = 1 if _direction(t, "primary", a.primary.unit) else -1
@@ -775,8 +790,12 @@ def main(argv=None) -> int:
             ("fork means", "Each fork judged by the mean of its measured iterations (the classes' own iterations; "
              "`gate.py`), from the committed runs and both sides of every gate pass made that way.", classes, "mean"),
             ("fast state", "Each fork judged by its best of 100 x 100 ms iterations (`gate.py --fork-figure best`, "
-             "docs/gate.md), from the runs made that way: results/pilot/fast-state/ and the gate passes.", fast, "best")):
-        figures = trial_figures(chosen, suite)
+             "docs/gate.md), from the runs made that way: results/pilot/fast-state/ and the gate passes"
+             + (f"; a pair whose forks CI's gate runs on one CPU with the processes they start (`-Djmh.oneCpu={one}`: "
+                "Redis's server beside its client, docs/gate.md) only from runs placed so, the others only from runs "
+                "that did not place them" if (one := gate_arg(suite, "oneCpu")) else "") + ".", fast, "best")):
+        # CI's own figure from forks placed as CI places them (-Djmh.oneCpu); the older rules' as they ran
+        figures = trial_figures(chosen, suite, gate_arg(suite, "oneCpu"), by_placement=figure == ci_figure)
         if not figures:
             continue
         per_claim = {cid: [(label, [v - b for v, b in pairs]) for label, pairs in r] for cid, r in figures.items()}

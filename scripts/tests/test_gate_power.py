@@ -108,6 +108,27 @@ def test_the_pairs_drawn_are_the_trials_gains_and_each_technique_counts_its_conf
     assert sum(v for v, _ in pool) == pytest.approx(0, abs=1e-9) and sum(b for _, b in pool) == pytest.approx(0, abs=1e-9)
 
 
+def test_a_pairs_trials_count_only_from_runs_that_placed_its_forks_as_ci_does():
+    import dataclasses
+    from hpb import config
+    from hpb.model import load
+    suite = config.load_suite()
+    run = load(sorted((SCRIPTS.parent / "results" / "ci").glob("*Z-03bc700.json"))[0])
+    pinned = dataclasses.replace(run, provenance={**run.provenance, "oneCpu": {"benchmarks": "Redis", "cpu": 0}})
+    assert gate_power.one_cpu(run) is None and gate_power.one_cpu(pinned) == "Redis"
+    assert gate_power.on_one_cpu("Redis", "io.hotpathbench.redis.RedisBenchmark.batched")
+    assert not gate_power.on_one_cpu("Redis", "io.hotpathbench.split.SplitBenchmark.split")
+    assert not gate_power.on_one_cpu(None, "io.hotpathbench.redis.RedisBenchmark.batched")
+    redis = {"redis-mget-4x", "redis-pooled-1.3x"}
+    # CI places Redis on one CPU: the unplaced run gives every pair but Redis's, the placed run Redis's too
+    by_ci = gate_power.trial_figures([run], suite, "Redis", by_placement=True)
+    assert set(by_ci) == set(gate_power.checks_per_claim(suite)) - redis
+    assert set(gate_power.trial_figures([pinned], suite, "Redis", by_placement=True)) == set(gate_power.checks_per_claim(suite))
+    # CI places nothing: a run that placed Redis gives no Redis trials; without by_placement every run counts
+    assert set(gate_power.trial_figures([pinned], suite, None, by_placement=True)) == set(gate_power.checks_per_claim(suite)) - redis
+    assert set(gate_power.trial_figures([pinned], suite)) == set(gate_power.checks_per_claim(suite))
+
+
 def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
     assert gate_power.upper_bound(0, 10) == pytest.approx(1 - 0.05 ** (1 / 10), abs=1e-6)  # 26%
     assert gate_power.upper_bound(0, 1) == pytest.approx(0.95, abs=1e-6)
