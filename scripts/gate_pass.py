@@ -6,10 +6,12 @@ regression (a patch from scripts/tests/regressions/, applied in a throwaway work
     python3 scripts/gate_pass.py                           # A/A: this checkout against the baseline's commit
     python3 scripts/gate_pass.py --patch indexof-slower-10pct
     python3 scripts/gate_pass.py --list                    # the regression patches
+    python3 scripts/gate_pass.py --claims redis-mget-4x,redis-pooled-1.3x   # A/A over those claims only
 
 It runs CI's own gate pass (the `gate` line of `scripts/ci_plan.py`: `mvn jmh:run
 -Djmh.against=BASE -Djmh.gate ...`): an A/A pass over every gated technique (`--all`, CI's largest
-pass), an A/B pass over the techniques the patch reaches, as CI gates such a change (with
+pass; with --claims, just those gain claims, as CI gates a change that reaches only their
+techniques), an A/B pass over the techniques the patch reaches, as CI gates such a change (with
 -Djmh.claims naming their claims) with the results written to results/ci/, records beside the
 result what the pass was (`*.pass.json`: A/A or the patch, what the gate should say, its args),
 and prints the gate's verdict as CI judges it (scripts/gate.py with CI's options). gate_power.py
@@ -29,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hpb import cli, config
+from hpb import cli, config, twocommit
 from hpb.model import REPO, RESULTS_DIR, InputError
 
 PATCHES = Path(__file__).resolve().parent / "tests" / "regressions"
@@ -101,7 +103,20 @@ def run_to_end(cmd: list, cwd) -> int:
         raise
 
 
-def make_pass(patch: Path | None, judge: list) -> Path:
+def scoped(args: list, claims: list | None) -> list:
+    """CI's gate args narrowed to these gain claims (-Djmh.claims, as ci_plan.py scopes a change that
+    reaches only their techniques); bad input names a claim the gate does not judge."""
+    if not claims:
+        return args
+    ids = [c.strip() for c in claims if c.strip()]
+    gated = {c["id"] for _, c in twocommit.gained_pairs(config.load_suite())}
+    unknown = [c for c in ids if c not in gated]
+    if unknown or not ids:
+        raise InputError(f"--claims: {', '.join(unknown) or 'none given'} is not a gated gain claim (gated: {', '.join(sorted(gated))})")
+    return [a for a in args if not a.startswith("-Djmh.claims=")] + ["-Djmh.claims=" + ",".join(ids)]
+
+
+def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Path:
     CI_DIR.mkdir(parents=True, exist_ok=True)
     before = set(CI_DIR.glob("2*.json"))
     head = git("rev-parse", "HEAD")
@@ -114,7 +129,7 @@ def make_pass(patch: Path | None, judge: list) -> Path:
             git("worktree", "add", "--detach", str(worktree), "HEAD")
             where = worktree
             git("apply", str(patch), cwd=where)
-        args = gate_args(where)
+        args = scoped(gate_args(where), claims)
         cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={CI_DIR}"]
         print("gate_pass:", " ".join(cmd), flush=True)
         if run_to_end(cmd, where) != 0:
@@ -140,6 +155,8 @@ def main(argv=None) -> int:
     ap = cli.Parser(prog="gate_pass.py", description=__doc__.splitlines()[0])
     ap.add_argument("--patch", help="a regression patch's name (see --list); without it, an A/A pass")
     ap.add_argument("--list", action="store_true", help="list the regression patches and stop")
+    ap.add_argument("--claims", help="an A/A pass over just these gated gain claims (comma-separated), as CI "
+                                     "gates a change that reaches only their techniques; default every technique")
     a = ap.parse_args(argv)
     known = patches()
     if a.list:
@@ -152,10 +169,15 @@ def main(argv=None) -> int:
         if a.patch not in known:
             raise InputError(f"--patch: no patch {a.patch!r} in {PATCHES.relative_to(REPO)} (known: {', '.join(known) or 'none'})")
         patch = known[a.patch]
+    claims = a.claims.split(",") if a.claims is not None else None
+    if claims is not None and patch is not None:
+        raise InputError("--claims scopes an A/A pass; a patch's pass is scoped by what the patch reaches")
+    if claims is not None:
+        scoped([], claims)  # bad input fails here, before any build
     if git("status", "--porcelain", "--untracked-files=no", "--", "src", "pom.xml"):
         raise InputError("the benchmark code (src/, pom.xml) has uncommitted changes: a pass must measure committed code")
     try:
-        result = make_pass(patch, judge)
+        result = make_pass(patch, judge, claims)
     except KeyboardInterrupt:
         cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing was stored", 130)
     print(f"gate_pass: stored {result.relative_to(REPO)}", flush=True)

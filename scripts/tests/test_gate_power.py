@@ -217,6 +217,19 @@ def test_gate_pass_lists_its_patches_and_refuses_an_unknown_one_in_one_line():
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "no patch 'nope'" in p.stderr
 
 
+def test_an_aa_pass_can_be_scoped_to_some_claims_as_ci_scopes_a_change_and_refuses_others_in_one_line():
+    import gate_pass
+    args = ["-Djmh.against=abc", "-Djmh.gate", "-Djmh.claims=split-indexof-2char-2x"]
+    assert gate_pass.scoped(args, None) == args
+    assert gate_pass.scoped(args, ["redis-mget-4x", " redis-pooled-1.3x"]) == [
+        "-Djmh.against=abc", "-Djmh.gate", "-Djmh.claims=redis-mget-4x,redis-pooled-1.3x"]
+    for argv, says in ((["--claims", "nope"], "--claims: nope is not a gated gain claim"),
+                       (["--claims", ""], "--claims: none given"),
+                       (["--claims", "redis-mget-4x", "--patch", "indexof-slower-10pct"], "--claims scopes an A/A pass")):
+        p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), *argv], capture_output=True, text=True)
+        assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and says in p.stderr, (argv, p.stderr)
+
+
 def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_path):
     """Ctrl-C or a kill of gate_pass.py: the JMH run gets SIGTERM and time to run its shutdown hook (which
     removes the -Djmh.against worktree and the fork files); subprocess.run would have killed it at once."""
