@@ -75,6 +75,15 @@ def on_one_cpu(regex: str | None, benchmark: str) -> bool:
     return bool(regex) and re.search(regex, benchmark) is not None
 
 
+def placed_as(run, regex: str | None) -> bool:
+    """Whether the run placed the forks of every benchmark it measured as -Djmh.oneCpu=regex would."""
+    return all(on_one_cpu(one_cpu(run), r.benchmark) == on_one_cpu(regex, r.benchmark) for r in run.results)
+
+
+def placement(run) -> str:
+    return f"one CPU: {one_cpu(run)}" if one_cpu(run) else "the kernel's"
+
+
 def trial_figures(runs, suite, ci_one_cpu=None, by_placement=False) -> dict:
     """claim id -> [(label, [(v, b) per trial])] from every run (or side of a two-commit run) that
     measured the pair in 3 or more trials: v and b the logs of the variant's and the baseline's fork
@@ -527,7 +536,7 @@ def report(sections: list, rule, draws, passes) -> str:
         groups = {}
         for rec, run, failed, failing, ci_mode in passes:
             key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"), FIGURES[rec["figure"]],
-                   looks_of(run))
+                   looks_of(run), placement(run))
             groups.setdefault(key, []).append((run, failed, ci_mode))
 
         def outcome(expect, k, n):
@@ -535,20 +544,20 @@ def report(sections: list, rule, draws, passes) -> str:
                 return f"{k} false alarm(s) in {n}: rate <= {upper_bound(k, n):.0%} (95%)"
             return f"caught in {k} of {n}" + ("" if k == n else " (MISSED in some)")
         rows = []
-        for (kind, patch, expect, figure, looks), items in groups.items():
+        for (kind, patch, expect, figure, looks, placed), items in groups.items():
             n = len(items)
             days = sorted({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in items})
-            rows.append([kind, patch, figure, looks, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
+            rows.append([kind, patch, figure, looks, placed, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
                          outcome(expect, sum(c for _, _, c in items), n)])
-        lines += table(["kind", "patch", "fork figure", "looks", "passes", "days", "the rule (undecided fails)",
+        lines += table(["kind", "patch", "fork figure", "looks", "forks placed", "passes", "days", "the rule (undecided fails)",
                         "CI's mode (CI's gate.py options at those looks)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
-        lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "minutes", "the rule", "CI's mode",
+        lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "forks placed", "minutes", "the rule", "CI's mode",
                         "failing checks under the rule"],
                        [[run.name, rec.get("kind"), rec.get("patch") or "",
                          ", ".join(sorted(twocommit.selected_claims(run) or [])) or "every technique",
                          FIGURES[rec["figure"]],
-                         looks_of(run),
+                         looks_of(run), placement(run),
                          f"{run.provenance.get('durationSeconds', 0) / 60:.0f}", "FAILED" if failed else "passed",
                          "FAILED" if ci_mode else "passed", "; ".join(failing)]
                         for rec, run, failed, failing, ci_mode in passes])
@@ -644,6 +653,7 @@ def readme_block(sections: list, draws, passes) -> str:
              "the tables are in [results/gate-power.md](results/gate-power.md)._", ""]
     ci_sec = next((sec for sec in sections if sec["figure"] == sec["ci_figure"]), None)
     today = (ci_sec["figure"], ",".join(map(str, ci_sec["ci_rule"].looks))) if ci_sec else None
+    ci_one = ci_sec["one_cpu"] if ci_sec else None
 
     def span(xs):
         lo, hi = f"{min(xs):.0f}", f"{max(xs):.0f}"
@@ -675,8 +685,9 @@ def readme_block(sections: list, draws, passes) -> str:
         lines.append("- **Real passes, every rule tried** (results/gate-power.md lists each with its looks and fork "
                      "figure): " + "; ".join(summary(passes, "CI as configured then")) + ".")
         if today:
-            mine = [p for p in passes if (p[0]["figure"], looks_of(p[1])) == today]
-            lines.append(f"- **Real passes at CI's rule today** ({FIGURES[today[0]]}, looks at {today[1]} trials): "
+            mine = [p for p in passes if (p[0]["figure"], looks_of(p[1])) == today and placed_as(p[1], ci_one)]
+            lines.append(f"- **Real passes at CI's rule today** ({FIGURES[today[0]]}, looks at {today[1]} trials"
+                         + (f", `{ci_one}` forks on one CPU" if ci_one else "") + "): "
                          + "; ".join(summary(mine, "CI")) + ".")
     else:
         lines.append("- **Real passes**: none yet (`python3 scripts/gate_pass.py [--patch NAME]`).")
@@ -805,7 +816,7 @@ def main(argv=None) -> int:
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
             "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
             "ci_rates": (ci_rates := estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap)),
-            "cap": cap, "strict": strict,
+            "cap": cap, "strict": strict, "one_cpu": gate_arg(suite, "oneCpu"),
             "ci_figure": ci_figure,
             "tradeoff": margin_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds,
                                         ci_rates=ci_rates) if figure == ci_figure else None,

@@ -127,6 +127,10 @@ def test_a_pairs_trials_count_only_from_runs_that_placed_its_forks_as_ci_does():
     # CI places nothing: a run that placed Redis gives no Redis trials; without by_placement every run counts
     assert set(gate_power.trial_figures([pinned], suite, None, by_placement=True)) == set(gate_power.checks_per_claim(suite)) - redis
     assert set(gate_power.trial_figures([pinned], suite)) == set(gate_power.checks_per_claim(suite))
+    # a pass is at CI's placement when every benchmark it measured was placed as CI places it
+    assert gate_power.placed_as(pinned, "Redis") and not gate_power.placed_as(run, "Redis")
+    assert gate_power.placed_as(run, None) and not gate_power.placed_as(pinned, None)
+    assert gate_power.placement(pinned) == "one CPU: Redis" and gate_power.placement(run) == "the kernel's"
 
 
 def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
