@@ -84,6 +84,58 @@ def placement(run) -> str:
     return f"one CPU: {one_cpu(run)}" if one_cpu(run) else "the kernel's"
 
 
+def placement_spreads(runs, suite) -> dict:
+    """(claim id, placement) -> (passes, trials, sd of a fork's log figure, sd of one trial's log change
+    of gain) over the two-commit runs, for the claims measured under more than one placement: each
+    side's forks centred on their configuration's mean, each run's changes on the run's mean, the
+    squares pooled over runs (a run's own offset is not spread)."""
+    from hpb.verdicts import _direction
+    acc = {}
+    for run in runs:
+        if run.protocol != "trials" or not twocommit.is_two_commit(run):
+            continue
+        sides = twocommit.sides(run)
+        for t, c in twocommit.gained_pairs(suite):
+            per_side = {}
+            for side, results in sides.items():
+                groups, _, _, _ = verdicts._claim_groups(results, c, t, suite)
+                for g in groups:
+                    a, b = g.result(c["variant"]), g.result(c["baseline"])
+                    sign = 1 if _direction(t, "primary", a.primary.unit) else -1
+                    logs = {}
+                    for r, which in ((a, 0), (b, 1)):
+                        for k, v in zip(r.trials, r.forks_of("primary")):
+                            if _usable(v):
+                                logs.setdefault(k, [None, None])[which] = sign * math.log(v)
+                    placed = "one CPU" if on_one_cpu(one_cpu(run), a.benchmark) else "the kernel's"
+                    per_side[(side, tuple(sorted(g.params.items())))] = (placed, {k: x for k, x in logs.items() if None not in x})
+            for (side, params), (placed, logs) in per_side.items():
+                if side != "head" or ("base", params) not in per_side:
+                    continue
+                base = per_side[("base", params)][1]
+                common = sorted(set(logs) & set(base))
+                if len(common) < 3:
+                    continue
+                key = (c["id"], placed)
+                forks_sq, changes = acc.setdefault(key, ([], []))
+                for s_logs in (logs, base):
+                    for j in (0, 1):
+                        xs = [s_logs[k][j] for k in common]
+                        m = sum(xs) / len(xs)
+                        forks_sq.append((sum((x - m) ** 2 for x in xs), len(xs) - 1))
+                d = [(logs[k][0] - logs[k][1]) - (base[k][0] - base[k][1]) for k in common]
+                changes.append(d)
+    out = {}
+    for (cid, placed), (forks_sq, changes) in sorted(acc.items()):
+        if sum(1 for c, _ in acc if c == cid) < 2:
+            continue
+        fork_sd = math.sqrt(sum(q for q, _ in forks_sq) / sum(n for _, n in forks_sq))
+        dof = sum(len(d) - 1 for d in changes)
+        change_sd = math.sqrt(sum(sum((x - sum(d) / len(d)) ** 2 for x in d) for d in changes) / dof)
+        out[(cid, placed)] = (len(changes), sum(len(d) for d in changes), fork_sd, change_sd)
+    return out
+
+
 def trial_figures(runs, suite, ci_one_cpu=None, by_placement=False) -> dict:
     """claim id -> [(label, [(v, b) per trial])] from every run (or side of a two-commit run) that
     measured the pair in 3 or more trials: v and b the logs of the variant's and the baseline's fork
@@ -601,9 +653,25 @@ def resampled_lines(sec: dict, rule, draws) -> list:
     rows.append(["**one CI run (any gain or time check)**", "", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", "", "", ""])
     lines += table(["claim", "fails on", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES]
                    + [f"gain check alone: {x:.0%} loss" for x in LOSSES[1:]], rows)
+    lines += placement_lines(sec)
     lines += cap_lines(sec)
     lines += tradeoff_lines(sec)
     lines += plan_lines(sec["planned"], rule)
+    return lines
+
+
+def placement_lines(sec: dict) -> list:
+    """Where the forks ran: the pairs measured both with the kernel's placement and on one CPU."""
+    spreads = sec.get("placements") or {}
+    if not spreads:
+        return []
+    lines = ["", "Where the forks ran (`-Djmh.oneCpu`: a fork and the processes it starts on one CPU, "
+             "results/pilot/redis-placement/); each side's forks centred on their configuration's mean, one "
+             "trial's change of gain from its four forks, both pooled over the passes:", ""]
+    lines += table(["claim", "forks placed", "passes", "trials", "sd of a fork's figure (log)",
+                    "sd of one trial's change of gain (log)"],
+                   [[cid, placed, n, trials, f"{fork:.1%}", f"{change:.1%}"]
+                    for (cid, placed), (n, trials, fork, change) in spreads.items()])
     return lines
 
 
@@ -817,6 +885,7 @@ def main(argv=None) -> int:
             "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
             "ci_rates": (ci_rates := estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap)),
             "cap": cap, "strict": strict, "one_cpu": gate_arg(suite, "oneCpu"),
+            "placements": placement_spreads(chosen, suite) if figure == ci_figure else {},
             "ci_figure": ci_figure,
             "tradeoff": margin_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds,
                                         ci_rates=ci_rates) if figure == ci_figure else None,

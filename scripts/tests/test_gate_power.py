@@ -131,6 +131,13 @@ def test_a_pairs_trials_count_only_from_runs_that_placed_its_forks_as_ci_does():
     assert gate_power.placed_as(pinned, "Redis") and not gate_power.placed_as(run, "Redis")
     assert gate_power.placed_as(run, None) and not gate_power.placed_as(pinned, None)
     assert gate_power.placement(pinned) == "one CPU: Redis" and gate_power.placement(run) == "the kernel's"
+    # the spreads by placement: only pairs measured both ways, each placement its own pooled figures
+    spreads = gate_power.placement_spreads([run, pinned], suite)
+    assert {cid for cid, _ in spreads} == redis
+    for cid in redis:
+        kernel, one = spreads[(cid, "the kernel's")], spreads[(cid, "one CPU")]
+        assert kernel == one and kernel[0] == 1 and kernel[1] >= 5 and 0 < kernel[2] < kernel[3] < 1
+    assert gate_power.placement_spreads([run], suite) == {}
 
 
 def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
