@@ -85,8 +85,8 @@ def placement(run) -> str:
 
 
 def placement_spreads(runs, suite) -> dict:
-    """(claim id, placement) -> (passes, trials, sd of a fork's log figure, sd of one trial's log change
-    of gain) over the two-commit runs, for the claims measured under more than one placement: each
+    """(claim id, placement) -> (runs, trials, sd of a fork's log figure, sd of one trial's log change
+    of gain) over the two-commit runs (gate passes and pilots), for the claims measured under more than one placement: each
     side's forks centred on their configuration's mean, each run's changes on the run's mean, the
     squares pooled over runs (a run's own offset is not spread)."""
     from hpb.verdicts import _direction
@@ -667,8 +667,8 @@ def placement_lines(sec: dict) -> list:
         return []
     lines = ["", "Where the forks ran (`-Djmh.oneCpu`: a fork and the processes it starts on one CPU, "
              "results/pilot/redis-placement/); each side's forks centred on their configuration's mean, one "
-             "trial's change of gain from its four forks, both pooled over the passes:", ""]
-    lines += table(["claim", "forks placed", "passes", "trials", "sd of a fork's figure (log)",
+             "trial's change of gain from its four forks, both pooled over the two-commit runs:", ""]
+    lines += table(["claim", "forks placed", "two-commit runs", "trials", "sd of a fork's figure (log)",
                     "sd of one trial's change of gain (log)"],
                    [[cid, placed, n, trials, f"{fork:.1%}", f"{change:.1%}"]
                     for (cid, placed), (n, trials, fork, change) in spreads.items()])
