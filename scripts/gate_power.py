@@ -86,45 +86,36 @@ def placement(run) -> str:
 
 def placement_spreads(runs, suite) -> dict:
     """(claim id, placement) -> (runs, trials, sd of a fork's log figure, sd of one trial's log change
-    of gain) over the two-commit runs (gate passes and pilots), for the claims measured under more than one placement: each
-    side's forks centred on their configuration's mean, each run's changes on the run's mean, the
-    squares pooled over runs (a run's own offset is not spread)."""
-    from hpb.verdicts import _direction
+    of gain) over the two-commit runs (gate passes and pilots), for the claims measured under more than
+    one placement: each side's forks centred on their configuration's mean, each run's changes
+    (twocommit.trial_logs, head's over base's) on the run's mean, the squares pooled over runs (a run's
+    own offset is not spread)."""
     acc = {}
     for run in runs:
         if run.protocol != "trials" or not twocommit.is_two_commit(run):
             continue
         sides = twocommit.sides(run)
         for t, c in twocommit.gained_pairs(suite):
-            per_side = {}
+            pairs = {}
             for side, results in sides.items():
                 groups, _, _, _ = verdicts._claim_groups(results, c, t, suite)
                 for g in groups:
-                    a, b = g.result(c["variant"]), g.result(c["baseline"])
-                    sign = 1 if _direction(t, "primary", a.primary.unit) else -1
-                    logs = {}
-                    for r, which in ((a, 0), (b, 1)):
-                        for k, v in zip(r.trials, r.forks_of("primary")):
-                            if _usable(v):
-                                logs.setdefault(k, [None, None])[which] = sign * math.log(v)
-                    placed = "one CPU" if on_one_cpu(one_cpu(run), a.benchmark) else "the kernel's"
-                    per_side[(side, tuple(sorted(g.params.items())))] = (placed, {k: x for k, x in logs.items() if None not in x})
-            for (side, params), (placed, logs) in per_side.items():
-                if side != "head" or ("base", params) not in per_side:
+                    pairs[(side, tuple(sorted(g.params.items())))] = (g.result(c["variant"]), g.result(c["baseline"]))
+            for (side, params), (a, b) in pairs.items():
+                if side != "head" or ("base", params) not in pairs:
                     continue
-                base = per_side[("base", params)][1]
-                common = sorted(set(logs) & set(base))
+                base = pairs[("base", params)]
+                head_logs, base_logs = twocommit.trial_logs(a, b, t), twocommit.trial_logs(*base, t)
+                common = set(head_logs) & set(base_logs)
                 if len(common) < 3:
                     continue
-                key = (c["id"], placed)
-                forks_sq, changes = acc.setdefault(key, ([], []))
-                for s_logs in (logs, base):
-                    for j in (0, 1):
-                        xs = [s_logs[k][j] for k in common]
-                        m = sum(xs) / len(xs)
-                        forks_sq.append((sum((x - m) ** 2 for x in xs), len(xs) - 1))
-                d = [(logs[k][0] - logs[k][1]) - (base[k][0] - base[k][1]) for k in common]
-                changes.append(d)
+                placed = "one CPU" if on_one_cpu(one_cpu(run), a.benchmark) else "the kernel's"
+                forks_sq, changes = acc.setdefault((c["id"], placed), ([], []))
+                for r in (a, b, *base):
+                    xs = [math.log(v) for k, v in zip(r.trials, r.forks_of("primary")) if k in common]
+                    m = sum(xs) / len(xs)
+                    forks_sq.append((sum((x - m) ** 2 for x in xs), len(xs) - 1))
+                changes.append([head_logs[k] - base_logs[k] for k in sorted(common)])
     out = {}
     for (cid, placed), (forks_sq, changes) in sorted(acc.items()):
         if sum(1 for c, _ in acc if c == cid) < 2:
