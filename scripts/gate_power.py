@@ -75,9 +75,11 @@ def on_one_cpu(regex: str | None, benchmark: str) -> bool:
     return bool(regex) and re.search(regex, benchmark) is not None
 
 
-def placed_as(run, regex: str | None) -> bool:
-    """Whether the run placed the forks of every benchmark it measured as -Djmh.oneCpu=regex would."""
-    return all(on_one_cpu(one_cpu(run), r.benchmark) == on_one_cpu(regex, r.benchmark) for r in run.results)
+def placed_as(run, regex: str | None, benchmark: str | None = None) -> bool:
+    """Whether the run placed the forks of this benchmark (default: of every benchmark it measured) as
+    -Djmh.oneCpu=regex would."""
+    names = [benchmark] if benchmark else [r.benchmark for r in run.results]
+    return all(on_one_cpu(one_cpu(run), b) == on_one_cpu(regex, b) for b in names)
 
 
 def placement(run) -> str:
@@ -145,7 +147,7 @@ def trial_figures(runs, suite, ci_one_cpu=None, by_placement=False) -> dict:
                 groups, _, _, _ = verdicts._claim_groups(results, c, t, suite)
                 for g in groups:
                     a, b = g.result(c["variant"]), g.result(c["baseline"])
-                    if by_placement and on_one_cpu(one_cpu(run), a.benchmark) != on_one_cpu(ci_one_cpu, a.benchmark):
+                    if by_placement and not placed_as(run, ci_one_cpu, a.benchmark):
                         continue
                     if verdicts.paired_logs(a, b, t, "primary", "speedup") is None:
                         continue
