@@ -88,7 +88,7 @@ def placement(run) -> str:
 
 def placement_spreads(runs, suite) -> dict:
     """(claim id, placement) -> (runs, trials, sd of a fork's log figure, sd of one trial's log change
-    of gain) over the two-commit runs (gate passes and pilots), for the claims measured under more than
+    of gain, that sd's degrees of freedom) over the two-commit runs (gate passes and pilots), for the claims measured under more than
     one placement: each side's forks centred on their configuration's mean, each run's changes
     (twocommit.trial_logs, head's over base's) on the run's mean, the squares pooled over runs (a run's
     own offset is not spread)."""
@@ -125,7 +125,7 @@ def placement_spreads(runs, suite) -> dict:
         fork_sd = math.sqrt(sum(q for q, _ in forks_sq) / sum(n for _, n in forks_sq))
         dof = sum(len(d) - 1 for d in changes)
         change_sd = math.sqrt(sum(sum((x - sum(d) / len(d)) ** 2 for x in d) for d in changes) / dof)
-        out[(cid, placed)] = (len(changes), sum(len(d) for d in changes), fork_sd, change_sd)
+        out[(cid, placed)] = (len(changes), sum(len(d) for d in changes), fork_sd, change_sd, dof)
     return out
 
 
@@ -661,10 +661,20 @@ def placement_lines(sec: dict) -> list:
     lines = ["", "Where the forks ran (`-Djmh.oneCpu`: a fork and the processes it starts on one CPU, "
              "results/pilot/redis-placement/); each side's forks centred on their configuration's mean, one "
              "trial's change of gain from its four forks, both pooled over the two-commit runs:", ""]
+    def against_kernel(cid, placed, change, dof):
+        kernel = spreads.get((cid, "the kernel's"))
+        if placed == "the kernel's" or not kernel or min(dof, kernel[4]) < 1:
+            return ""
+        ratio, lo, hi = forks.sd_ratio(change, dof, kernel[3], kernel[4])
+        return f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]"
+
     lines += table(["claim", "forks placed", "two-commit runs", "trials", "sd of a fork's figure (log)",
-                    "sd of one trial's change of gain (log)"],
-                   [[cid, placed, n, trials, f"{fork:.1%}", f"{change:.1%}"]
-                    for (cid, placed), (n, trials, fork, change) in spreads.items()])
+                    "sd of one trial's change of gain (log)", "that sd against the kernel's placement (95%)"],
+                   [[cid, placed, n, trials, f"{fork:.1%}", f"{change:.1%}", against_kernel(cid, placed, change, dof)]
+                    for (cid, placed), (n, trials, fork, change, dof) in spreads.items()])
+    lines += ["", "The last column's interval is the F distribution's for a ratio of two spreads (each run's "
+              "changes centred on its own mean, the degrees of freedom pooled over runs): where it covers 1, "
+              "the trials so far cannot tell the placements apart."]
     return lines
 
 

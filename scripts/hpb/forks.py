@@ -101,6 +101,41 @@ def t_quantile(p: float, df: float) -> float:
     return (lo + hi) / 2
 
 
+
+def f_cdf(x: float, d1: float, d2: float) -> float:
+    """P(F <= x) for Fisher's F with d1 and d2 degrees of freedom."""
+    if x <= 0:
+        return 0.0
+    return _betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2))
+
+
+def f_quantile(p: float, d1: float, d2: float) -> float:
+    """The p quantile of Fisher's F with d1 and d2 degrees of freedom (bisection on f_cdf)."""
+    if not 0 < p < 1 or d1 <= 0 or d2 <= 0:
+        raise ValueError(f"F quantile needs 0 < p < 1 and positive degrees of freedom, got p={p}, d1={d1}, d2={d2}")
+    lo, hi = 0.0, 1.0
+    while f_cdf(hi, d1, d2) < p:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if f_cdf(mid, d1, d2) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * max(1.0, hi):
+            break
+    return (lo + hi) / 2
+
+
+def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = LEVEL) -> tuple:
+    """sd_a / sd_b with its two-sided interval at `level` from the F distribution of the ratio of two
+    independent normal samples' variances (df_a and df_b their degrees of freedom): an interval that
+    covers 1 cannot tell the two spreads apart."""
+    v = (sd_a / sd_b) ** 2
+    tail = (1 - level) / 2
+    return (math.sqrt(v), math.sqrt(v / f_quantile(1 - tail, df_a, df_b)),
+            math.sqrt(v / f_quantile(tail, df_a, df_b)))
+
 # ---------------------------------------------------------------- forks and pairs
 
 def fork_iterations(raw) -> list:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import gate_power
-from hpb import twocommit
+from hpb import forks, twocommit
 from hpb.model import InputError
 
 SCRIPTS = Path(__file__).resolve().parents[1]
@@ -138,6 +138,18 @@ def test_a_pairs_trials_count_only_from_runs_that_placed_its_forks_as_ci_does():
         kernel, one = spreads[(cid, "the kernel's")], spreads[(cid, "one CPU")]
         assert kernel == one and kernel[0] == 1 and kernel[1] >= 5 and 0 < kernel[2] < kernel[3] < 1
     assert gate_power.placement_spreads([run], suite) == {}
+
+
+def test_the_placement_table_gives_one_cpus_spread_against_the_kernels_with_an_f_interval():
+    spreads = {("redis-mget-4x", "one CPU"): (3, 25, 0.076, 0.160, 22),
+               ("redis-mget-4x", "the kernel's"): (9, 70, 0.113, 0.211, 61)}
+    lines = gate_power.placement_lines({"placements": spreads})
+    one = next(line for line in lines if "| one CPU |" in line)
+    kernel = next(line for line in lines if "| the kernel's |" in line)
+    ratio, lo, hi = forks.sd_ratio(0.160, 22, 0.211, 61)
+    assert f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]" in one and lo < 1 < hi
+    assert "x [" not in kernel  # the kernel's own row is the reference
+    assert gate_power.placement_lines({"placements": {}}) == []
 
 
 def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
