@@ -82,17 +82,22 @@ def t_cdf(t: float, df: float) -> float:
 
 
 def t_quantile(p: float, df: float) -> float:
-    """The p quantile of Student's t with df degrees of freedom (bisection on t_cdf)."""
+    """The p quantile of Student's t with df degrees of freedom."""
     if not 0 < p < 1 or df <= 0:
         raise ValueError(f"t quantile needs 0 < p < 1 and df > 0, got p={p}, df={df}")
     if p < 0.5:
         return -t_quantile(1 - p, df)
+    return _invert(lambda x: t_cdf(x, df), p)
+
+
+def _invert(cdf, p: float) -> float:
+    """The x >= 0 at which the increasing cdf reaches p (cdf(0) <= p): doubling, then bisection."""
     lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:
+    while cdf(hi) < p:
         hi *= 2
     for _ in range(200):
         mid = (lo + hi) / 2
-        if t_cdf(mid, df) < p:
+        if cdf(mid) < p:
             lo = mid
         else:
             hi = mid
@@ -110,21 +115,10 @@ def f_cdf(x: float, d1: float, d2: float) -> float:
 
 
 def f_quantile(p: float, d1: float, d2: float) -> float:
-    """The p quantile of Fisher's F with d1 and d2 degrees of freedom (bisection on f_cdf)."""
+    """The p quantile of Fisher's F with d1 and d2 degrees of freedom."""
     if not 0 < p < 1 or d1 <= 0 or d2 <= 0:
         raise ValueError(f"F quantile needs 0 < p < 1 and positive degrees of freedom, got p={p}, d1={d1}, d2={d2}")
-    lo, hi = 0.0, 1.0
-    while f_cdf(hi, d1, d2) < p:
-        hi *= 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if f_cdf(mid, d1, d2) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * max(1.0, hi):
-            break
-    return (lo + hi) / 2
+    return _invert(lambda x: f_cdf(x, d1, d2), p)
 
 
 def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = LEVEL) -> tuple:
