@@ -88,10 +88,10 @@ def placement(run) -> str:
 
 def placement_spreads(runs, suite) -> dict:
     """(claim id, placement) -> (runs, trials, sd of a fork's log figure, sd of one trial's log change
-    of gain, that sd's degrees of freedom) over the two-commit runs (gate passes and pilots), for the claims measured under more than
-    one placement: each side's forks centred on their configuration's mean, each run's changes
-    (twocommit.trial_logs, head's over base's) on the run's mean, the squares pooled over runs (a run's
-    own offset is not spread)."""
+    of gain, that sd's degrees of freedom) over the two-commit runs (gate passes and pilots), for the
+    claims measured under more than one placement: each side's forks centred on their configuration's
+    mean, each run's changes (twocommit.trial_logs, head's over base's) on the run's mean, the squares
+    pooled over runs (a run's own offset is not spread)."""
     acc = {}
     for run in runs:
         if run.protocol != "trials" or not twocommit.is_two_commit(run):

@@ -106,7 +106,6 @@ def _invert(cdf, p: float) -> float:
     return (lo + hi) / 2
 
 
-
 def f_cdf(x: float, d1: float, d2: float) -> float:
     """P(F <= x) for Fisher's F with d1 and d2 degrees of freedom."""
     if x <= 0:
@@ -129,6 +128,7 @@ def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = 
     tail = (1 - level) / 2
     return (math.sqrt(v), math.sqrt(v / f_quantile(1 - tail, df_a, df_b)),
             math.sqrt(v / f_quantile(tail, df_a, df_b)))
+
 
 # ---------------------------------------------------------------- forks and pairs
 
