@@ -112,19 +112,16 @@ def placement_spreads(runs, suite) -> dict:
                 if len(common) < 3:
                     continue
                 placed = "one CPU" if on_one_cpu(one_cpu(run), a.benchmark) else "the kernel's"
-                forks_sq, changes = acc.setdefault((c["id"], placed), ([], []))
+                fork_logs, changes = acc.setdefault((c["id"], placed), ([], []))
                 for r in (a, b, *base):
-                    xs = [math.log(v) for k, v in zip(r.trials, r.forks_of("primary")) if k in common]
-                    m = sum(xs) / len(xs)
-                    forks_sq.append((sum((x - m) ** 2 for x in xs), len(xs) - 1))
+                    fork_logs.append([math.log(v) for k, v in zip(r.trials, r.forks_of("primary")) if k in common])
                 changes.append([head_logs[k] - base_logs[k] for k in sorted(common)])
     out = {}
-    for (cid, placed), (forks_sq, changes) in sorted(acc.items()):
+    for (cid, placed), (fork_logs, changes) in sorted(acc.items()):
         if sum(1 for c, _ in acc if c == cid) < 2:
             continue
-        fork_sd = math.sqrt(sum(q for q, _ in forks_sq) / sum(n for _, n in forks_sq))
-        dof = sum(len(d) - 1 for d in changes)
-        change_sd = math.sqrt(sum(sum((x - sum(d) / len(d)) ** 2 for x in d) for d in changes) / dof)
+        fork_sd, _ = pooled_sd(fork_logs)
+        change_sd, dof = pooled_sd(changes)
         out[(cid, placed)] = (len(changes), sum(len(d) for d in changes), fork_sd, change_sd, dof)
     return out
 
@@ -190,6 +187,13 @@ def centred(per_run) -> list:
         m = sum(logs) / len(logs)
         pool += [x - m for x in logs]
     return pool
+
+
+def pooled_sd(groups: list) -> tuple:
+    """(sd, degrees of freedom) of the values of every group, each centred on its own group's mean
+    (centred()), the squares pooled over the groups: a group's own offset is not spread."""
+    dof = sum(len(g) - 1 for g in groups)
+    return math.sqrt(sum(x * x for x in centred([(None, g) for g in groups])) / dof), dof
 
 
 def centred_pairs(per_run) -> list:
@@ -661,6 +665,7 @@ def placement_lines(sec: dict) -> list:
     lines = ["", "Where the forks ran (`-Djmh.oneCpu`: a fork and the processes it starts on one CPU, "
              "results/pilot/redis-placement/); each side's forks centred on their configuration's mean, one "
              "trial's change of gain from its four forks, both pooled over the two-commit runs:", ""]
+
     def against_kernel(cid, placed, change, dof):
         kernel = spreads.get((cid, "the kernel's"))
         if placed == "the kernel's" or not kernel or min(dof, kernel[4]) < 1:

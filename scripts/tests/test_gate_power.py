@@ -140,6 +140,11 @@ def test_a_pairs_trials_count_only_from_runs_that_placed_its_forks_as_ci_does():
     assert gate_power.placement_spreads([run], suite) == {}
 
 
+def test_a_pooled_sd_centres_each_group_on_its_own_mean():
+    sd, dof = gate_power.pooled_sd([[1.0, 3.0], [10.0, 12.0, 14.0]])  # squares 2 + 8 over 1 + 2 degrees
+    assert dof == 3 and sd == pytest.approx(math.sqrt(10 / 3))
+
+
 def test_the_placement_table_gives_one_cpus_spread_against_the_kernels_with_an_f_interval():
     spreads = {("redis-mget-4x", "one CPU"): (3, 25, 0.076, 0.160, 22),
                ("redis-mget-4x", "the kernel's"): (9, 70, 0.113, 0.211, 61)}
