@@ -4,7 +4,8 @@
 A technique's file is the one place that says everything the scripts need about it: its title, the
 benchmark class, the variant param and baseline, the metrics its benchmark writes beside JMH's, the
 figures the README cites, the write-up's published claims, the claims CI enforces (each naming the
-CI pass that produces its data) and the targets the report judges. Adding a technique means adding
+CI pass that produces its data), the targets the report judges and the warm-up a configuration
+needs beyond its class's (`warmup`, which the plugin gives its forks). Adding a technique means adding
 such a file; report, gate, export, reproduce and .ci/run (through ci_plan.py) find it there.
 
 Every file is checked by rule: unknown keys, wrong types, missing ids, duplicate ids, claims on
@@ -13,6 +14,7 @@ metrics nobody declared and CI passes that do not exist are bad input (InputErro
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,6 +30,9 @@ JMH_METRICS = {
     "gc.count": {"unit": "counts", "better": "lower"},
     "gc.time": {"unit": "ms", "better": "lower"},
 }
+
+# The times a technique file's warm-up may give, in the form JMH's TimeValue reads (the plugin's Techniques.TIME).
+WARMUP_TIME = re.compile(r"[1-9][0-9]* ?(ns|us|ms|s|m|min|h|hr)")
 
 RATIO_KEYS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
 
@@ -350,7 +355,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "ratio_tolerances", "published", "claims", "targets", "note"))
+                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -417,6 +422,16 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if "calibrated_from" in t:
             ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
         tolerances.append(t)
+    for i, w in enumerate(d.get("warmup") or []):
+        # A configuration's own warm-up, which the plugin gives its forks over the class's (Techniques.Warmup).
+        ck.obj(w, f"warmup[{i}]", required=("method", "params", "iterations", "time", "why"))
+        ck.string(w["method"], f"warmup[{i}].method")
+        ck.params(w["params"], f"warmup[{i}].params")
+        if isinstance(w["iterations"], bool) or not isinstance(w["iterations"], int) or w["iterations"] < 1:
+            ck.fail(f"warmup[{i}].iterations", f"expected a positive whole number, got {w['iterations']!r}")
+        if not isinstance(w["time"], str) or not WARMUP_TIME.fullmatch(w["time"]):
+            ck.fail(f"warmup[{i}].time", f"expected JMH's form of a time, such as 2s or 500ms, got {w['time']!r}")
+        ck.string(w["why"], f"warmup[{i}].why")
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
                      base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,

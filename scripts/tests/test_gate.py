@@ -297,6 +297,8 @@ def test_incomparable_units_are_bad_input(tmp_path):
     assert_bad_input(run_cli(cur, "--baseline", I3), "ops/us and us/op cannot be compared")
 
 
+WARMUP = {"method": "split", "params": {"variant": ["INDEX_OF"]}, "iterations": 3, "time": "1s", "why": "w"}
+
 CONFIG_ERRORS = [
     ("claim without id", lambda t: t["claims"].append({"ci": "claims", "variant": "A", "baseline": "B", "min_speedup": 2}), "missing 'id'"),
     ("string bar", lambda t: t["claims"].append({"id": "s", "ci": "claims", "variant": "A", "baseline": "B", "min_speedup": "2"}),
@@ -322,6 +324,12 @@ CONFIG_ERRORS = [
     ("resolution of no bytes", lambda t: t["metrics"].update(heap={"unit": "bytes", "better": "lower", "doc": "d",
                                                                   "resolution": {"bytes": 0, "per_param": "fields", "why": "w"}}),
      "expected a positive number"),
+    ("warm-up of no iterations", lambda t: t.setdefault("warmup", []).append({**WARMUP, "iterations": 0}),
+     "expected a positive whole number"),
+    ("warm-up time JMH cannot read", lambda t: t.setdefault("warmup", []).append({**WARMUP, "time": "2 seconds"}),
+     "expected JMH's form of a time"),
+    ("warm-up without its reason", lambda t: t.setdefault("warmup", []).append({k: v for k, v in WARMUP.items() if k != "why"}),
+     "missing 'why'"),
 ]
 
 

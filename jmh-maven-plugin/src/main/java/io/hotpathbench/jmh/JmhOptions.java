@@ -364,6 +364,11 @@ public final class JmhOptions {
         return quick;
     }
 
+    /** Whether the warm-up was given ({@code -Djmh.wi}, {@code -Djmh.w}, or {@code -Djmh.quick}'s): it then wins over a technique file's. */
+    public boolean warmupGiven() {
+        return flags.containsKey("wi") || flags.containsKey("w");
+    }
+
     /** The user's {@code -Djmh.p.NAME} overrides. */
     public Map<String, String> params() {
         return params;

@@ -108,7 +108,70 @@ final class Techniques {
         }
     }
 
+    /**
+     * A configuration's own warm-up ({@code warmup} in a technique file): the forks of {@code method}
+     * of class {@code cls} at {@code params} (each param a list of values) warm up for
+     * {@code iterations} iterations of {@code time} instead of the class's annotation. JMH warms
+     * every param of a method alike; a variant that is steady long before the slowest one (the
+     * shared validator after 10 s, the validator built per call after 30 s) need not pay for it. Both
+     * sides of a two-commit run take it from the checked-out tree's file, so they stay alike; an
+     * explicit {@code -Djmh.wi}, {@code -Djmh.w} or {@code -Djmh.quick} wins.
+     */
+    record Warmup(String cls, String method, Map<String, List<String>> params, int iterations, String time) {
+
+        /** Whether {@code c} is a configuration this warm-up is for. */
+        boolean covers(TrialSchedule.Configuration c) {
+            if (!c.cls().equals(cls) || !c.method().equals(method)) {
+                return false;
+            }
+            for (Map.Entry<String, List<String>> e : params.entrySet()) {
+                if (!e.getValue().contains(c.params().get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The first of {@code warmups} that covers {@code c}, or null. */
+        static Warmup of(List<Warmup> warmups, TrialSchedule.Configuration c) {
+            return warmups.stream().filter(w -> w.covers(c)).findFirst().orElse(null);
+        }
+
+        String describe() {
+            return cls.substring(cls.lastIndexOf('.') + 1) + "." + method + " " + params + ": " + iterations + " x " + time;
+        }
+    }
+
+    private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile("[1-9][0-9]* ?(ns|us|ms|s|m|min|h|hr)");
+
     private Techniques() {
+    }
+
+    /** Every configuration's own warm-up in {@code dir} ({@link Warmup}); none when the folder does not exist. */
+    static List<Warmup> warmups(Path dir) throws IOException {
+        List<Warmup> out = new ArrayList<>();
+        for (Map.Entry<Path, Object> e : documents(dir).entrySet()) {
+            Map<?, ?> t = (Map<?, ?>) e.getValue();
+            if (t.get("warmup") == null) {
+                continue;
+            }
+            if (!(t.get("warmup") instanceof List<?> list)) {
+                throw new IOException(e.getKey() + ": warmup must be a list");
+            }
+            for (Object o : list) {
+                if (!(o instanceof Map<?, ?> w) || !(w.get("method") instanceof String method)
+                        || !(w.get("params") instanceof Map<?, ?> p) || !(w.get("iterations") instanceof Double n)
+                        || n < 1 || n != Math.rint(n) || !(w.get("time") instanceof String time) || !TIME.matcher(time).matches()) {
+                    throw new IOException(e.getKey() + ": a warmup entry needs method, params, iterations (a positive"
+                            + " whole number) and time (JMH's form, such as 2s or 500ms)");
+                }
+                Map<String, List<String>> params = new LinkedHashMap<>();
+                p.forEach((k, v) -> params.put(String.valueOf(k), v instanceof List<?> l
+                        ? l.stream().map(String::valueOf).toList() : List.of(String.valueOf(v))));
+                out.add(new Warmup((String) t.get("benchmark"), method, params, n.intValue(), time));
+            }
+        }
+        return out;
     }
 
     /** Every CI claim in {@code dir} (gain claims flagged); none when the folder does not exist. */

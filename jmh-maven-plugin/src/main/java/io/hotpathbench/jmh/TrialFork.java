@@ -18,13 +18,15 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs exactly one fork of one configuration through JMH's {@link Runner} and keeps its
  * {@link RunResult} (serialized, for {@link TrialMerge}) and JMH's JSON of that fork (whose score
  * the plugin reads to decide whether a group needs more trials). The configuration comes in a
  * properties file, so a param value may hold any character: {@code arg.N} the run's JMH arguments,
- * {@code benchmark}, {@code mode}, {@code param.NAME}, {@code out.ser}, {@code out.json}.
+ * {@code benchmark}, {@code mode}, {@code param.NAME}, {@code warmup.iterations} and {@code warmup.time} (a
+ * configuration's own warm-up from its technique file, over the class's), {@code out.ser}, {@code out.json}.
  * The plugin holds JMH's machine lock for the whole schedule, so this run sets
  * {@code jmh.ignoreLock} itself, as a property of this JVM only: given on the command line, JMH would
  * hand it on to the benchmark fork's JVM options.
@@ -52,6 +54,10 @@ public final class TrialFork {
                 .shouldFailOnError(true)
                 .resultFormat(ResultFormatType.JSON)
                 .result(spec.getProperty("out.json"));
+        if (spec.containsKey("warmup.iterations")) {
+            options.warmupIterations(Integer.parseInt(spec.getProperty("warmup.iterations")))
+                    .warmupTime(TimeValue.fromString(spec.getProperty("warmup.time")));
+        }
         for (String key : spec.stringPropertyNames()) {
             if (key.startsWith("param.")) {
                 options.param(key.substring("param.".length()), spec.getProperty(key));

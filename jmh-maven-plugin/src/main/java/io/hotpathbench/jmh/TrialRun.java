@@ -62,6 +62,8 @@ final class TrialRun {
     private volatile Process current;
     private volatile Against against;
     private OneCpu oneCpu;
+    /** Configurations' own warm-ups from the technique files (none when the user gave one). */
+    private List<Techniques.Warmup> warmups = List.of();
     private final StringBuilder tail = new StringBuilder();
 
     TrialRun(AbstractMojo mojo, JmhOptions options, String java, String classpath, Path base, Path resultsDir,
@@ -170,6 +172,17 @@ final class TrialRun {
                 g.checks.addAll(TrialSchedule.checks(g.members, gated));
             }
         }
+        try {
+            warmups = options.warmupGiven() ? List.of() : Techniques.warmups(techniques);
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot read the warm-ups: " + e.getMessage(), e);
+        }
+        List<String> warmed = new ArrayList<>();
+        for (Techniques.Warmup w : warmups) {
+            if (configurations.stream().anyMatch(w::covers)) {
+                warmed.add(w.describe());
+            }
+        }
         long seed = options.seed() != null ? options.seed() : new SecureRandom().nextLong();
         TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
         if (options.gate()) {
@@ -182,6 +195,9 @@ final class TrialRun {
         mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()
                 + " group(s), " + citedGroups + " holding a cited figure; " + describe(schedule) + "; shuffle seed " + seed);
         mojo.getLog().info("options: " + String.join(" ", jmhArgs));
+        if (!warmed.isEmpty()) {
+            mojo.getLog().info("warm-up from the technique files (-Djmh.wi/-Djmh.w override it): " + String.join("; ", warmed));
+        }
         if (oneCpu != null) {
             mojo.getLog().info("forks of benchmarks matching '" + options.oneCpu() + "' run on CPU " + oneCpu.cpu
                     + " with every process they start (-Djmh.oneCpu: " + oneCpu.taskset + " -c " + oneCpu.cpu + ")");
@@ -232,6 +248,9 @@ final class TrialRun {
             sides.put("base", against.commit);
             sides.put("head", git.commit() + (git.dirty() ? " (dirty)" : ""));
             provenance.put("against", sides);
+        }
+        if (!warmed.isEmpty()) {
+            provenance.put("warmup", warmed);
         }
         if (oneCpu != null) {
             Map<String, Object> placed = new LinkedHashMap<>();
@@ -359,6 +378,11 @@ final class TrialRun {
         spec.setProperty("benchmark", c.benchmark());
         spec.setProperty("mode", c.mode());
         c.params().forEach((k, v) -> spec.setProperty("param." + k, v));
+        Techniques.Warmup warmup = Techniques.Warmup.of(warmups, c);
+        if (warmup != null) {
+            spec.setProperty("warmup.iterations", String.valueOf(warmup.iterations()));
+            spec.setProperty("warmup.time", warmup.time());
+        }
         Path json = work.resolve(id + ".json");
         spec.setProperty("out.json", json.toString());
         spec.setProperty("out.ser", work.resolve(id + ".ser").toString());

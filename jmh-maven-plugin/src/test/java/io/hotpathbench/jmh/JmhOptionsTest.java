@@ -18,6 +18,15 @@ class JmhOptionsTest {
     }
 
     @Test
+    void aWarmupTheUserGivesWinsOverATechniqueFilesAndQuickGivesOne() {
+        assertFalse(JmhOptions.parse(Map.of()).warmupGiven());
+        assertFalse(JmhOptions.parse(Map.of("jmh.i", "100", "jmh.r", "100ms")).warmupGiven(), "CI's gate gives none");
+        assertTrue(JmhOptions.parse(Map.of("jmh.wi", "3")).warmupGiven());
+        assertTrue(JmhOptions.parse(Map.of("jmh.w", "500ms")).warmupGiven());
+        assertTrue(JmhOptions.parse(Map.of("jmh.quick", "")).warmupGiven());
+    }
+
+    @Test
     void noOptionsRunsEverythingWithGcProfilerAndFailOnError() {
         assertEquals(List.of("-prof", "gc", "-foe", "true", "-rf", "json", "-rff", "/r/out.json"), args(Map.of()));
     }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.options.TimeValue;
 import org.junit.jupiter.api.io.TempDir;
 
 class TechniquesTest {
@@ -68,6 +69,41 @@ class TechniquesTest {
         assertTrue(e.getMessage().contains("bad.json"));
         Files.writeString(dir.resolve("bad.json"), "{nope");
         assertTrue(assertThrows(IOException.class, () -> Techniques.read(dir)).getMessage().contains("not valid JSON"));
+    }
+
+    @Test
+    void theSharedValidatorWarmsUpForItsOwnTenSecondsAndNothingElseIsTouched() throws IOException {
+        List<Techniques.Warmup> warmups = Techniques.warmups(Path.of("..", "scripts", "techniques"));
+        String cls = "io.hotpathbench.validation.ValidatorBenchmark";
+        Techniques.Warmup shared = Techniques.Warmup.of(warmups, new TrialSchedule.Configuration(cls + ".validate", cls, "avgt",
+                Map.of("invalidPercent", "25", "seed", "42", "variant", "SHARED"), 4, 1, "base"));
+        assertEquals(5, shared.iterations());
+        assertEquals(TimeValue.seconds(2), TimeValue.fromString(shared.time()), "JMH reads the time as written");
+        assertNull(Techniques.Warmup.of(warmups, new TrialSchedule.Configuration(cls + ".validate", cls, "avgt",
+                Map.of("invalidPercent", "25", "seed", "42", "variant", "PER_CALL"), 4, 1, "base")), "PER_CALL keeps the class's 30 s");
+        assertNull(Techniques.Warmup.of(warmups, new TrialSchedule.Configuration(cls + ".coldStart", cls, "ss",
+                Map.of("invalidPercent", "25", "seed", "42", "variant", "SHARED"), 10, 1, null)), "another method keeps its own");
+    }
+
+    @Test
+    void everyTimeAWarmupMayGiveIsOneJmhReads(@TempDir Path dir) throws IOException {
+        for (String time : List.of("2s", "500ms", "1 s", "3min", "750us")) {
+            Files.writeString(dir.resolve("a.json"), "{\"benchmark\": \"x.A\", \"warmup\": [{\"method\": \"m\","
+                    + " \"params\": {\"variant\": [\"V\"]}, \"iterations\": 3, \"time\": \"" + time + "\"}]}");
+            Techniques.Warmup w = Techniques.warmups(dir).get(0);
+            assertTrue(TimeValue.fromString(w.time()).convertTo(java.util.concurrent.TimeUnit.MICROSECONDS) > 0, time);
+        }
+    }
+
+    @Test
+    void aMalformedWarmupIsOneLine(@TempDir Path dir) throws IOException {
+        for (String entry : List.of("\"iterations\": 0, \"time\": \"2s\"", "\"iterations\": 2.5, \"time\": \"2s\"",
+                "\"iterations\": 3, \"time\": \"two seconds\"", "\"iterations\": 3")) {
+            Files.writeString(dir.resolve("bad.json"), "{\"benchmark\": \"x.A\", \"warmup\": [{\"method\": \"m\","
+                    + " \"params\": {\"variant\": \"V\"}, " + entry + "}]}");
+            IOException e = assertThrows(IOException.class, () -> Techniques.warmups(dir), entry);
+            assertTrue(e.getMessage().contains("bad.json") && !e.getMessage().contains("\n"), e.getMessage());
+        }
     }
 
     @Test
