@@ -245,10 +245,10 @@ def ci_cap(suite) -> float | None:
     return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600}[m.group(2)]
 
 
-def claim_seconds(passes) -> dict:
+def claim_seconds(passes, suite=None) -> dict:
     """claim id -> mean seconds one trial of one of its checks cost in the real passes (check_seconds)."""
     acc = {}
-    for (cid, _), s in check_seconds(passes).items():
+    for (cid, _), s in check_seconds(passes, suite).items():
         acc.setdefault(cid, []).append(s)
     return {cid: sum(v) / len(v) for cid, v in acc.items()}
 
@@ -450,22 +450,71 @@ def upper_bound(failed: int, n: int, level: float = 0.95) -> float:
     return hi
 
 
-def check_seconds(passes) -> dict:
+def _warmup(iterations, time) -> str:
+    """A warm-up as one comparable string: '5x2s' for 5 iterations of '2 s' or '2s'."""
+    return f"{iterations}x{str(time).replace(' ', '')}"
+
+
+def file_warmups(suite) -> dict:
+    """(benchmark, params) -> the warm-up a technique file gives that configuration (its `warmup`
+    entries, which the plugin gives the forks over the class's), for every configuration named."""
+    out = []
+    for t in suite.techniques:
+        for w in t.raw.get("warmup") or []:
+            out.append((f"{t.benchmark}.{w['method']}", w["params"], _warmup(w["iterations"], w["time"])))
+
+    def of(benchmark, params):
+        for b, ps, w in out:
+            if b == benchmark and all(params.get(k) in (v if isinstance(v, list) else [v]) for k, v in ps.items()):
+                return w
+        return None
+    return of
+
+
+def fork_warmups(run) -> dict:
+    """(benchmark, sorted params but the side) -> the warm-up its forks ran ('15x2s'), from the run's JSON."""
+    try:
+        rows = json.loads(run.path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for r in rows if isinstance(rows, list) else []:
+        params = {k: str(v) for k, v in (r.get("params") or {}).items() if k != "side"}
+        out[(r.get("benchmark"), tuple(sorted(params.items())))] = _warmup(r.get("warmupIterations"), r.get("warmupTime"))
+    return out
+
+
+def check_seconds(passes, suite=None) -> dict:
     """(claim id, params) -> mean seconds one trial of its check cost (its group's four forks), from
-    the schedules of the real gate passes."""
+    the schedules of the real gate passes. With the suite, a configuration whose technique file gives
+    it its own warm-up is priced at its forks that ran that warm-up, once any pass ran it (until then
+    at every fork, the warm-up it had before)."""
+    wanted = file_warmups(suite) if suite is not None else (lambda b, p: None)
     acc = {}
     for _, run, *_ in passes:
         sched = run.provenance.get("trials", {}).get("schedule") or []
+        ran = fork_warmups(run)
         for c in run.provenance.get("gate", {}).get("checks") or []:
-            secs = [e.get("seconds") or 0.0 for e in sched if e.get("group") == c.get("group")]
-            trials = len({e.get("trial") for e in sched if e.get("group") == c.get("group")})
-            if trials:
-                key = (c.get("claim"), tuple(sorted((c.get("params") or {}).items())))
-                acc.setdefault(key, []).append(sum(secs) / trials)
-    return {k: sum(v) / len(v) for k, v in acc.items()}
+            key = (c.get("claim"), tuple(sorted((c.get("params") or {}).items())))
+            confs = {}
+            for e in sched:
+                if e.get("group") == c.get("group"):
+                    params = {k: str(v) for k, v in (e.get("params") or {}).items()}
+                    confs.setdefault((e.get("benchmark"), tuple(sorted(params.items()))), []).append(e.get("seconds") or 0.0)
+            for conf, secs in confs.items():
+                w = wanted(conf[0], dict(conf[1]))
+                acc.setdefault(key, {}).setdefault(conf, []).append((w is not None and ran.get(conf) == w, sum(secs) / len(secs)))
+    out = {}
+    for key, confs in acc.items():
+        total = 0.0
+        for per_pass in confs.values():  # a configuration's mean fork in each pass
+            priced = [sec for ok, sec in per_pass if ok] or [sec for _, sec in per_pass]
+            total += 2 * sum(priced) / len(priced)  # a trial runs each configuration on both sides
+        out[key] = total
+    return out
 
 
-def plan(per_claim, passes, rule, most=400) -> tuple:
+def plan(per_claim, passes, rule, most=400, suite=None) -> tuple:
     """What the targets would cost on the machine the trials came from: per check, the trials one
     look needs so that a run of all the checks fails an unchanged commit at most TARGET_FALSE_ALARM of
     the time (Sidak over the checks) while a loss of exactly the margin still fails TARGET_CATCH of it, and
@@ -473,7 +522,7 @@ def plan(per_claim, passes, rule, most=400) -> tuple:
     approximation of the one-sided t bound from the pooled spread (a trial's change of gain has sd
     sqrt(2) x the spread of one side's gain, as the resampling draws it). Returns (rows, checks,
     per-check false-alarm rate, the per-trial spread of one side's gain at which 5 trials would do)."""
-    secs = check_seconds(passes)
+    secs = check_seconds(passes, suite)
     checks = sorted(secs) or sorted((cid, ()) for cid in per_claim)
     k = len(checks)
     per_check = 1 - (1 - TARGET_FALSE_ALARM) ** (1 / k)
@@ -887,7 +936,7 @@ def main(argv=None) -> int:
             continue
         per_claim = {cid: [(label, [v - b for v, b in pairs]) for label, pairs in r] for cid, r in figures.items()}
         pools = {cid: centred_pairs(r) for cid, r in figures.items()}
-        seconds = claim_seconds([p for p in passes if p[0]["figure"] == figure])
+        seconds = claim_seconds([p for p in passes if p[0]["figure"] == figure], suite)
         sections.append({
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
             "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
@@ -897,7 +946,7 @@ def main(argv=None) -> int:
             "ci_figure": ci_figure,
             "tradeoff": margin_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds,
                                         ci_rates=ci_rates) if figure == ci_figure else None,
-            "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule)})
+            "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule, suite=suite)})
     if not sections:
         raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")
     cli.emit(report(sections, rule, a.draws, passes), a.out)
