@@ -455,9 +455,9 @@ def _warmup(iterations, time) -> str:
     return f"{iterations}x{str(time).replace(' ', '')}"
 
 
-def file_warmups(suite) -> dict:
-    """(benchmark, params) -> the warm-up a technique file gives that configuration (its `warmup`
-    entries, which the plugin gives the forks over the class's), for every configuration named."""
+def file_warmups(suite):
+    """A function of (benchmark, params) giving the warm-up a technique file gives that configuration
+    ('5x2s': its `warmup` entries, which the plugin gives the forks over the class's), or None."""
     out = []
     for t in suite.techniques:
         for w in t.raw.get("warmup") or []:
