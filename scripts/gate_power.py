@@ -36,9 +36,10 @@ params name (split's two delimiters), and a loss is put into one of them. CI's m
 the margin fails, and so does an undecided check: for every claim when CI's gate.py options leave
 undecided checks failing (today), only for the --strict claims under --undecided warn (as CI judged
 before its looks reached 20); a time row shown slower than the threshold fails either way. CI's
-cap (its -Djmh.budget) is priced at the seconds a trial of each check cost in the real passes: the
-share of unchanged runs over every technique it ends, which fail. The moonshot (a 10% loss caught)
-is priced the same way: CI's mode with the margin narrowed to 15% and 10% (TRADEOFF_MARGINS), its
+cap (its -Djmh.budget) is priced at the seconds a trial of each check cost in the real passes (a
+configuration its technique file gives its own warm-up at the forks that ran it): the share of
+unchanged runs over every technique it ends, which fail. The moonshot (a 10% loss caught) is priced
+the same way: CI's mode with the margin narrowed to 15% and 10% (TRADEOFF_MARGINS), its
 false alarms, trials and minutes beside the share of 10% losses caught.
 """
 from __future__ import annotations
@@ -739,7 +740,8 @@ def cap_lines(sec: dict) -> list:
         return []
     words = (f"A CI run reaching every technique (a change to `pom.xml`, say) measures, on unchanged draws, "
              f"{r[('minutes', 0.0)]:.0f} minutes of trials on average at the seconds one trial of each check cost in "
-             "the real passes (each check its own group, as in the plugin's schedule)")
+             "the real passes (each check its own group, as in the plugin's schedule; a configuration its technique "
+             "file gives its own warm-up at the forks that ran it)")
     if ("capped", 0.0) in r:
         words += (f". CI's gate is capped at {sec['cap'] / 60:.0f} minutes (`-Djmh.budget`, suite.json): when the groups "
                   "still open cannot all reach their next look within it, they end undecided there, INCONCLUSIVE, "
