@@ -52,7 +52,7 @@ import re
 import statistics
 import sys
 
-from hpb import cli, config, evidence, forks, twocommit, verdicts
+from hpb import cli, config, evidence, forks, select, twocommit, verdicts
 from hpb.markdown import table
 from hpb.model import ALLOC, InputError, RESULTS_DIR, load, result_files
 
@@ -459,30 +459,18 @@ def _warmup(iterations, time) -> str:
 def file_warmups(suite):
     """A function of (benchmark, params) giving the warm-up a technique file gives that configuration
     ('5x2s': its `warmup` entries, which the plugin gives the forks over the class's), or None."""
-    out = []
-    for t in suite.techniques:
-        for w in t.raw.get("warmup") or []:
-            out.append((f"{t.benchmark}.{w['method']}", w["params"], _warmup(w["iterations"], w["time"])))
+    out = [(f"{t.benchmark}.{w['method']}", select.resolve_params(w["params"], []), _warmup(w["iterations"], w["time"]))
+           for t in suite.techniques for w in t.raw.get("warmup") or []]
 
     def of(benchmark, params):
-        for b, ps, w in out:
-            if b == benchmark and all(params.get(k) in (v if isinstance(v, list) else [v]) for k, v in ps.items()):
-                return w
-        return None
+        return next((w for b, ps, w in out if b == benchmark and select.param_matches(params, ps)), None)
     return of
 
 
 def fork_warmups(run) -> dict:
-    """(benchmark, sorted params but the side) -> the warm-up its forks ran ('15x2s'), from the run's JSON."""
-    try:
-        rows = json.loads(run.path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    out = {}
-    for r in rows if isinstance(rows, list) else []:
-        params = {k: str(v) for k, v in (r.get("params") or {}).items() if k != "side"}
-        out[(r.get("benchmark"), tuple(sorted(params.items())))] = _warmup(r.get("warmupIterations"), r.get("warmupTime"))
-    return out
+    """(benchmark, sorted params but the side) -> the warm-up its forks ran ('15x2s')."""
+    return {(r.benchmark, tuple(sorted((k, v) for k, v in r.params.items() if k != "side"))): _warmup(*r.warmup)
+            for r in run.results if r.warmup}
 
 
 def check_seconds(passes, suite=None) -> dict:

@@ -150,6 +150,8 @@ class Result:
     # primary score), and the trial each fork ran in, from the provenance's schedule.
     fork_values: dict = field(default_factory=dict)
     trials: tuple = ()
+    # The warm-up its forks ran, as JMH's JSON gives it: (warmupIterations, warmupTime), e.g. (5, "2 s").
+    warmup: tuple = ()
 
     @property
     def paired(self) -> bool:
@@ -449,7 +451,8 @@ def load(path, with_provenance: bool = True) -> Run:
                 if summed is not None:
                     secondary[k.lstrip("\u00b7")], fork_values[k.lstrip("\u00b7")] = summed
         trials = trials_of.get((bench, r["mode"], tuple(sorted(params.items()))), ())
-        res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name, fork_values, trials)
+        res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name, fork_values, trials,
+                     (r.get("warmupIterations"), r.get("warmupTime")))
         if res.key in seen:
             raise InputError(f"{where}: measured twice in this file (results {seen[res.key]} and {i})")
         seen[res.key] = i

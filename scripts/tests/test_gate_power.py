@@ -300,25 +300,22 @@ def test_the_cap_ends_a_run_whose_open_groups_cannot_reach_their_next_look_withi
     assert not gate_power.cap_ends([(5, 100.0), (5, 100.0)], looks, 1), "every group decided at 5: nothing is cut"
 
 
-def test_a_configuration_with_its_own_warm_up_is_priced_at_the_forks_that_ran_it(tmp_path):
-    import json
+def test_a_configuration_with_its_own_warm_up_is_priced_at_the_forks_that_ran_it():
     from types import SimpleNamespace
     bench = "x.V.validate"
     suite = SimpleNamespace(techniques=[SimpleNamespace(benchmark="x.V", raw={"warmup": [
         {"method": "validate", "params": {"variant": ["SHARED"]}, "iterations": 5, "time": "2s", "why": "w"}]})])
 
-    def a_pass(name, shared_warmup, shared_s, per_call_s=40.0, trials=2):
-        path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps([{"benchmark": bench, "params": {"variant": v, "side": side},
-                                     "warmupIterations": w, "warmupTime": "2 s"}
-                                    for v, w in (("SHARED", shared_warmup), ("PER_CALL", 15)) for side in ("base", "head")]))
+    def a_pass(shared_warmup, shared_s, per_call_s=40.0, trials=2):
+        results = [SimpleNamespace(benchmark=bench, params={"variant": v, "side": side}, warmup=(w, "2 s"))
+                   for v, w in (("SHARED", shared_warmup), ("PER_CALL", 15)) for side in ("base", "head")]
         sched = [{"group": "g1", "trial": t, "benchmark": bench, "params": {"variant": v}, "side": side, "seconds": sec}
                  for t in range(1, trials + 1) for v, sec in (("SHARED", shared_s), ("PER_CALL", per_call_s))
                  for side in ("base", "head")]
         prov = {"trials": {"schedule": sched}, "gate": {"checks": [{"claim": "c", "group": "g1", "params": {}}]}}
-        return ({}, SimpleNamespace(path=path, provenance=prov))
+        return ({}, SimpleNamespace(provenance=prov, results=results))
 
-    old, new = a_pass("old", 15, 40.0), a_pass("new", 5, 20.0, trials=3)
+    old, new = a_pass(15, 40.0), a_pass(5, 20.0, trials=3)
     assert gate_power.check_seconds([old])[("c", ())] == 160, "four forks of 40 s a trial"
     assert gate_power.check_seconds([old, new])[("c", ())] == 140, "without the suite, every pass alike: SHARED 30 s a fork"
     assert gate_power.check_seconds([old, new], suite)[("c", ())] == 120, "SHARED's forks at its own warm-up only: 2 x 20 + 2 x 40"

@@ -252,3 +252,8 @@ def test_bad_input_names_file_and_problem(fixtures, name, needle):
 def test_committed_full_run_passes_every_rule():
     run = load(FULL_AMD)
     assert len(run.results) == 162 and all(r.primary.score > 0 for r in run.results)
+
+
+def test_a_result_keeps_the_warm_up_its_forks_ran():
+    run = load(I3)
+    assert {r.warmup for r in run.results} == {(2, "500 ms")}, "suite-i3.json was run at 2 x 500 ms of warm-up"
