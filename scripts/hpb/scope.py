@@ -11,7 +11,9 @@ techniques a change reaches, decided from the paths that differ between the two 
   (their configurations and bars) differ; other keys (cited figures, notes) are not measured there;
 - `pom.xml`: when all that differs, its properties resolved, is the version (or presence) of
   dependencies that technique files list (their `dependencies`), the techniques that list them;
-  anything else (a dependency no technique lists, such as JMH, compiler settings, plugins): every
+  what the benchmarks' build never runs or loads (BUILD_ONLY below: JUnit, the plugins that act
+  after `test-compile`, the harness's own, a profile CI's gate does not activate): none; anything
+  else (a dependency no technique lists, such as JMH, compiler settings, other plugins): every
   technique;
 - anything else under `src/`: every technique;
 - the rest: none. That holds the scripts' code and settings (`scripts/suite.json`: the gate's JMH
@@ -33,6 +35,22 @@ from .model import REPO
 
 EVERY = "*"
 
+# What in pom.xml the benchmarks' build never runs or loads: a change confined to these reaches no
+# technique. Each side of a two-commit run is built by `mvn test-compile` and the test class path
+# (the plugin's Against; the checked-out side by the same phases of `mvn install`), and run by the
+# harness, one for both sides. So: the plugins bound only to later phases or to other goals (clean,
+# jar, install, deploy, site, surefire's tests, the invoker that installs the harness) and the
+# harness itself; JUnit, on the class path but imported by no benchmark or technique code (a test
+# checks that); a profile without <activation>, which only -P turns on and CI's gate does not.
+BUILD_ONLY = {
+    "plugins": frozenset({
+        "org.apache.maven.plugins:maven-clean-plugin", "org.apache.maven.plugins:maven-jar-plugin",
+        "org.apache.maven.plugins:maven-install-plugin", "org.apache.maven.plugins:maven-deploy-plugin",
+        "org.apache.maven.plugins:maven-site-plugin", "org.apache.maven.plugins:maven-surefire-plugin",
+        "org.apache.maven.plugins:maven-invoker-plugin", "io.hotpathbench:jmh-maven-plugin"}),
+    "dependencies": frozenset({"org.junit:junit-bom", "org.junit.jupiter:junit-jupiter"}),
+}
+
 
 @dataclass(frozen=True)
 class Scope:
@@ -52,10 +70,17 @@ def claims_by_id(technique_file, passes=None) -> dict:
             if isinstance(c, dict) and "id" in c and (passes is None or c.get("ci") in passes)}
 
 
+def _key(el, ns: str, group: str = "") -> str:
+    """groupId:artifactId of a dependency or plugin element (a plugin's groupId defaults to Maven's)."""
+    return f"{(el.findtext(f'{ns}groupId') or group).strip()}:{(el.findtext(f'{ns}artifactId') or '').strip()}"
+
+
 def _pom_parts(text: str) -> tuple:
     """(the project's dependencies by groupId:artifactId, everything else) of a pom, each entry and the
-    rest serialized with its properties resolved, so that a property changes what uses it. Raises
-    ValueError when the text is not such a pom."""
+    rest serialized with its properties resolved, so that a property changes what uses it. Managed
+    dependencies count as dependencies. What BUILD_ONLY names is left out of the rest: its plugins
+    (in build and pluginManagement) and every profile without <activation>. Raises ValueError when
+    the text is not such a pom."""
     try:
         root = ET.fromstring(text)
     except ET.ParseError as e:
@@ -64,9 +89,11 @@ def _pom_parts(text: str) -> tuple:
     props = {}
     for el in root.findall(f"{ns}properties"):
         props.update({c.tag[len(ns):]: (c.text or "").strip() for c in el})
+    blocks = [(root, b) for b in root.findall(f"{ns}dependencies")]
+    blocks += [(dm, b) for dm in root.findall(f"{ns}dependencyManagement") for b in dm.findall(f"{ns}dependencies")]
     # a property the dependencies name is judged through them (resolved below); every other one
     # stays with the rest, since plugins read some without naming them (maven.compiler.release)
-    named = {m for block in root.findall(f"{ns}dependencies") for el in block.iter()
+    named = {m for _, block in blocks for el in block.iter()
              for m in re.findall(r"\$\{([^}]+)\}", el.text or "")}
     for el in root.findall(f"{ns}properties"):
         for c in list(el):
@@ -80,11 +107,20 @@ def _pom_parts(text: str) -> tuple:
         el.text = resolve((el.text or "").strip())
         el.tail = ""
     deps = {}
-    for block in root.findall(f"{ns}dependencies"):
-        for d in block:
-            key = f"{(d.findtext(f'{ns}groupId') or '').strip()}:{(d.findtext(f'{ns}artifactId') or '').strip()}"
+    for parent, block in blocks:
+        for d in block:  # ElementTree's parser drops comments
+            key = _key(d, ns)
             deps[key] = deps.get(key, "") + ET.tostring(d, encoding="unicode")
-        root.remove(block)
+        parent.remove(block)
+    for build in root.iter(f"{ns}build"):
+        for plugins in [*build.findall(f"{ns}plugins"), *build.findall(f"{ns}pluginManagement/{ns}plugins")]:
+            for plugin in list(plugins):
+                if _key(plugin, ns, "org.apache.maven.plugins") in BUILD_ONLY["plugins"]:
+                    plugins.remove(plugin)
+    for profiles in root.findall(f"{ns}profiles"):
+        for profile in list(profiles):
+            if profile.find(f"{ns}activation") is None:
+                profiles.remove(profile)
     return deps, ET.tostring(root, encoding="unicode")
 
 
@@ -102,7 +138,7 @@ def pom_scope(before: str | None, after: str | None, suite) -> set:
         return {EVERY}
     out = set()
     for key in set(deps_b) | set(deps_a):
-        if deps_b.get(key) == deps_a.get(key):
+        if deps_b.get(key) == deps_a.get(key) or key in BUILD_ONLY["dependencies"]:
             continue
         users = {t.id for t in suite.techniques if key in (t.dependencies or [])}
         if not users:

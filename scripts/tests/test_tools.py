@@ -400,6 +400,39 @@ def test_a_pom_change_reaches_only_the_techniques_whose_listed_dependencies_it_c
     assert scope.of_paths(["pom.xml"], suite, lambda p: None, lambda p: pom).techniques == {scope.EVERY}
 
 
+def test_a_pom_change_to_what_the_benchmarks_build_never_runs_reaches_no_technique(suite):
+    from hpb import scope
+    pom = (REPO / "pom.xml").read_text(encoding="utf-8")
+    def of(after):
+        return scope.of_paths(["pom.xml"], suite, lambda p: pom, lambda p: after).techniques
+    def sub(old, new):
+        after, n = re.subn(old, new, pom, count=1)
+        assert n == 1, old
+        return after
+    # plugins that act after test-compile, and a profile only -P turns on
+    assert of(sub(r"(maven-surefire-plugin</artifactId>\s*<version>)[^<]*", r"\g<1>9.9.9")) == set()
+    assert of(sub(r"<argLine>-Xmx4g</argLine>", "<argLine>-Xmx8g</argLine>")) == set()
+    assert of(sub(r"(maven-jar-plugin</artifactId>\s*<version>)[^<]*", r"\g<1>9.9.9")) == set()
+    assert of(sub(r"<readiness.jdk>25<", "<readiness.jdk>26<")) == set()
+    assert of(sub(r"<junit.version>[^<]*<", "<junit.version>6.0.0<")) == set(), "JUnit: no benchmark imports it"
+    # what the build of the benchmarks does run or read still reaches every technique
+    assert of(sub(r"(maven-compiler-plugin</artifactId>\s*<version>)[^<]*", r"\g<1>9.9.9")) == {scope.EVERY}
+    assert of(sub(r"(build-helper-maven-plugin</artifactId>\s*<version>)[^<]*", r"\g<1>9.9.9")) == {scope.EVERY}
+    assert of(sub(r"<id>readiness</id>", "<id>readiness</id><activation><activeByDefault>true</activeByDefault></activation>")) \
+        == {scope.EVERY}, "a profile that turns itself on is part of every build"
+    assert of(sub(r"<junit.version>[^<]*<", "<junit.version>6.0.0<").replace(
+        "<artifactId>junit-jupiter</artifactId>", "<artifactId>junit-jupiter</artifactId><version>6.0.0</version>", 1)
+        .replace("<maven.compiler.release>17<", "<maven.compiler.release>21<")) == {scope.EVERY}
+
+
+def test_no_benchmark_or_technique_code_uses_junit():
+    """scope.BUILD_ONLY puts JUnit's version out of the gate's scope because the code the benchmarks
+    run never loads it; this keeps that true."""
+    uses = [str(p.relative_to(REPO)) for d in ("src/main", "src/jmh") for p in (REPO / d).rglob("*.java")
+            if "org.junit" in p.read_text(encoding="utf-8")]
+    assert uses == []
+
+
 def test_a_technique_file_puts_its_technique_in_scope_only_when_its_gated_claims_differ(suite):
     from hpb import scope
     path = "scripts/techniques/split.json"
