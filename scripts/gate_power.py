@@ -726,10 +726,10 @@ def cap_lines(sec: dict) -> list:
     r = sec["ci_rates"]
     if ("minutes", 0.0) not in r:
         return []
-    words = (f"A CI run reaching every technique (a change to JMH's version or the compiler's settings in `pom.xml`, say) measures, on unchanged draws, "
-             f"{r[('minutes', 0.0)]:.0f} minutes of trials on average at the seconds one trial of each check cost in "
-             "the real passes (each check its own group, as in the plugin's schedule; a configuration its technique "
-             "file gives its own warm-up at the forks that ran it)")
+    words = ("A CI run reaching every technique (a change to JMH's version or the compiler's settings in "
+             f"`pom.xml`, say) measures, on unchanged draws, {r[('minutes', 0.0)]:.0f} minutes of trials on average "
+             "at the seconds one trial of each check cost in the real passes (each check its own group, as in the "
+             "plugin's schedule; a configuration its technique file gives its own warm-up at the forks that ran it)")
     if ("capped", 0.0) in r:
         words += (f". CI's gate is capped at {sec['cap'] / 60:.0f} minutes (`-Djmh.budget`, suite.json): when the groups "
                   "still open cannot all reach their next look within it, they end undecided there, INCONCLUSIVE, "
@@ -825,7 +825,8 @@ def readme_block(sections: list, draws, passes) -> str:
                      f"false alarms {ci_rates[('run', 0.0)]:.1%} a CI run of every check; per claim (what fails it): "
                      f"false alarms a CI run reaching its technique, a 20% and a 30% loss of the variant's speed caught "
                      f"(in brackets: by the gain check alone, as for a loss from the baseline getting faster): {each}."
-                     + (f" A run reaching every technique (JMH's version, the compiler's settings) averages {ci_rates[('minutes', 0.0)]:.0f} minutes of "
+                     + (" A run reaching every technique (JMH's version, the compiler's settings) averages "
+                        f"{ci_rates[('minutes', 0.0)]:.0f} minutes of "
                         f"trials; CI's {sec['cap'] / 60:.0f}-minute cap ends {ci_rates[('capped', 0.0)]:.0%} of such "
                         f"unchanged runs INCONCLUSIVE, so {ci_rates[('run capped', 0.0)]:.0%} of them fail."
                         if ("capped", 0.0) in ci_rates else ""))
