@@ -248,6 +248,36 @@ def test_ci_makes_each_pass_once_and_judges_a_gate_pass_on_its_own(tmp_path):
     assert run([0, 0, 2])[0] == "status=2", "a short run compare.py cannot read fails CI"
 
 
+def test_ci_runs_the_scripts_tests_beside_mvn_install_and_stops_them_when_it_ends_early(tmp_path):
+    """.ci/run starts the scripts' tests in the background while mvn install runs: their verdict counts
+    (a failure fails CI after install), and an install that fails, or a Ctrl-C, leaves nothing running."""
+    ci = (REPO / ".ci" / "run").read_text()
+    part = re.search(r"\n(pytest_pid=\n.*?\n\[ \"\$rc\" -eq 0 \] \|\| .*?\n)", ci, re.S)
+    assert part, "the part of .ci/run that runs the scripts' tests beside mvn install"
+
+    def run(mvn_rc, tests_rc):
+        stubs = ("set -euo pipefail\nlog() { :; }\ntoolchains=$(mktemp)\n"
+                 f"python3() {{ echo $BASHPID >tests.pid; sleep 2; return {tests_rc}; }}\n"
+                 f"mvn() {{ [ -s tests.pid ] || sleep 1; return {mvn_rc}; }}\n")
+        p = subprocess.run(["bash", "-c", stubs + part.group(1) + "echo installed-and-tested\n"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=30)
+        pid = int((tmp_path / "tests.pid").read_text())
+        (tmp_path / "tests.pid").unlink()
+        try:
+            os.kill(pid, 0)
+            alive = True
+        except ProcessLookupError:
+            alive = False
+        return p.returncode, p.stdout, alive
+
+    rc, out, alive = run(0, 0)
+    assert rc == 0 and "installed-and-tested" in out and not alive
+    rc, out, alive = run(0, 3)
+    assert rc == 3 and "installed-and-tested" not in out, "a failed test of the scripts fails CI"
+    rc, out, alive = run(1, 0)
+    assert rc == 1 and not alive, "mvn install failed: the scripts' tests are stopped, not left running"
+
+
 def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
     techs = techniques_copy(tmp_path, lambda f: f["keys"]["claims"].append(
         {"id": "keys-new", "ci": "claims", "metric": "bytesPerEntry", "variant": "LONG_KEY", "baseline": "STRING_KEY",
