@@ -2,8 +2,10 @@
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -250,7 +252,7 @@ def test_ci_makes_each_pass_once_and_judges_a_gate_pass_on_its_own(tmp_path):
 
 def test_ci_runs_the_scripts_tests_beside_mvn_install_and_stops_them_when_it_ends_early(tmp_path):
     """.ci/run starts the scripts' tests in the background while mvn install runs: their verdict counts
-    (a failure fails CI after install), and an install that fails, or a Ctrl-C, leaves nothing running."""
+    (a failure fails CI after install), and an install that fails, a kill or a Ctrl-C leaves nothing running."""
     ci = (REPO / ".ci" / "run").read_text()
     part = re.search(r"\n(pytest_pid=\n.*?\n\[ \"\$rc\" -eq 0 \] \|\| .*?\n)", ci, re.S)
     assert part, "the part of .ci/run that runs the scripts' tests beside mvn install"
@@ -276,6 +278,22 @@ def test_ci_runs_the_scripts_tests_beside_mvn_install_and_stops_them_when_it_end
     assert rc == 3 and "installed-and-tested" not in out, "a failed test of the scripts fails CI"
     rc, out, alive = run(1, 0)
     assert rc == 1 and not alive, "mvn install failed: the scripts' tests are stopped, not left running"
+
+    # stopped from outside while mvn install runs: a kill of the script alone (only its trap can stop
+    # the tests then), or Ctrl-C (SIGINT to the whole foreground group)
+    for sig, code, kill in ((signal.SIGTERM, 143, os.kill), (signal.SIGINT, 130, os.killpg)):
+        stubs = ("set -euo pipefail\nlog() { :; }\ntoolchains=$(mktemp)\n"
+                 "python3() { echo $BASHPID >tests.pid; sleep 20; }\nmvn() { sleep 2; }\n")
+        p = subprocess.Popen(["bash", "-c", stubs + part.group(1)], cwd=tmp_path, start_new_session=True)
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "tests.pid").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        kill(p.pid, sig)
+        assert p.wait(timeout=30) == code, sig.name
+        pid = int((tmp_path / "tests.pid").read_text())
+        (tmp_path / "tests.pid").unlink()
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
