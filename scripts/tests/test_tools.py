@@ -284,7 +284,10 @@ def test_ci_runs_the_scripts_tests_beside_mvn_install_and_stops_them_when_it_end
     for sig, code, kill in ((signal.SIGTERM, 143, os.kill), (signal.SIGINT, 130, os.killpg)):
         stubs = ("set -euo pipefail\nlog() { :; }\ntoolchains=$(mktemp)\n"
                  "python3() { echo $BASHPID >tests.pid; sleep 20; }\nmvn() { sleep 2; }\n")
-        p = subprocess.Popen(["bash", "-c", stubs + part.group(1)], cwd=tmp_path, start_new_session=True)
+        # as from a terminal: this test may itself run where SIGINT is ignored (a background job, as in
+        # .ci/run), and a signal ignored on entry to a shell cannot be trapped there
+        p = subprocess.Popen(["bash", "-c", stubs + part.group(1)], cwd=tmp_path, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 10
         while not (tmp_path / "tests.pid").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
