@@ -257,46 +257,45 @@ def test_ci_runs_the_scripts_tests_beside_mvn_install_and_stops_them_when_it_end
     part = re.search(r"\n(pytest_pid=\n.*?\n\[ \"\$rc\" -eq 0 \] \|\| .*?\n)", ci, re.S)
     assert part, "the part of .ci/run that runs the scripts' tests beside mvn install"
 
-    def run(mvn_rc, tests_rc):
-        stubs = ("set -euo pipefail\nlog() { :; }\ntoolchains=$(mktemp)\n"
-                 f"python3() {{ echo $BASHPID >tests.pid; sleep 2; return {tests_rc}; }}\n"
-                 f"mvn() {{ [ -s tests.pid ] || sleep 1; return {mvn_rc}; }}\n")
-        p = subprocess.run(["bash", "-c", stubs + part.group(1) + "echo installed-and-tested\n"], cwd=tmp_path,
-                           capture_output=True, text=True, timeout=30)
+    def start(tests, mvn):
+        """That part with the tests and mvn stubbed; as from a terminal: this test may itself run where SIGINT
+        is ignored (a background job, as in .ci/run), and a signal ignored on entry to a shell cannot be trapped."""
+        script = (f"set -euo pipefail\nlog() {{ :; }}\ntoolchains=$(mktemp)\npython3() {{ echo $BASHPID >tests.pid; {tests}; }}\n"
+                  f"mvn() {{ {mvn}; }}\n{part.group(1)}echo installed-and-tested\n")
+        return subprocess.Popen(["bash", "-c", script], cwd=tmp_path, stdout=subprocess.PIPE, text=True,
+                                start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    def tests_left_running():
         pid = int((tmp_path / "tests.pid").read_text())
         (tmp_path / "tests.pid").unlink()
         try:
             os.kill(pid, 0)
-            alive = True
         except ProcessLookupError:
-            alive = False
-        return p.returncode, p.stdout, alive
+            return False
+        return True
 
-    rc, out, alive = run(0, 0)
-    assert rc == 0 and "installed-and-tested" in out and not alive
-    rc, out, alive = run(0, 3)
-    assert rc == 3 and "installed-and-tested" not in out, "a failed test of the scripts fails CI"
-    rc, out, alive = run(1, 0)
-    assert rc == 1 and not alive, "mvn install failed: the scripts' tests are stopped, not left running"
+    for mvn_rc, tests_rc in ((0, 0), (0, 3), (1, 0)):
+        p = start(f"sleep 2; return {tests_rc}", f"[ -s tests.pid ] || sleep 1; return {mvn_rc}")
+        out, _ = p.communicate(timeout=30)
+        left = tests_left_running()
+        if mvn_rc:
+            assert p.returncode == mvn_rc and not left, "mvn install failed: the scripts' tests are stopped, not left running"
+        elif tests_rc:
+            assert p.returncode == tests_rc and "installed-and-tested" not in out, "a failed test of the scripts fails CI"
+        else:
+            assert p.returncode == 0 and "installed-and-tested" in out and not left
 
     # stopped from outside while mvn install runs: a kill of the script alone (only its trap can stop
     # the tests then), or Ctrl-C (SIGINT to the whole foreground group)
     for sig, code, kill in ((signal.SIGTERM, 143, os.kill), (signal.SIGINT, 130, os.killpg)):
-        stubs = ("set -euo pipefail\nlog() { :; }\ntoolchains=$(mktemp)\n"
-                 "python3() { echo $BASHPID >tests.pid; sleep 20; }\nmvn() { sleep 2; }\n")
-        # as from a terminal: this test may itself run where SIGINT is ignored (a background job, as in
-        # .ci/run), and a signal ignored on entry to a shell cannot be trapped there
-        p = subprocess.Popen(["bash", "-c", stubs + part.group(1)], cwd=tmp_path, start_new_session=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        p = start("exec sleep 20", "sleep 2")
         deadline = time.monotonic() + 10
         while not (tmp_path / "tests.pid").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         kill(p.pid, sig)
-        assert p.wait(timeout=30) == code, sig.name
-        pid = int((tmp_path / "tests.pid").read_text())
-        (tmp_path / "tests.pid").unlink()
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+        p.communicate(timeout=30)
+        assert p.returncode == code, sig.name
+        assert not tests_left_running(), sig.name
 
 
 def test_a_claim_added_to_a_technique_file_is_gated(tmp_path, monkeypatch):
