@@ -296,20 +296,26 @@ def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
     return outcome == "regression" or (strict and outcome != "pass"), time_failed(times, timing), n
 
 
-def cap_ends(used: list, looks: tuple, cap_seconds: float | None) -> bool:
-    """Whether the gate's cap (-Djmh.budget) ends a run whose checks, each its own group, used
-    these (trials, seconds a trial) uncapped: at each look, the groups still open must all reach the
-    next one within the cap (the plugin's TrialSchedule.runGate), else they end undecided there."""
+def cap_cut(used: list, looks: tuple, cap_seconds: float | None) -> int | None:
+    """The look at which the gate's cap (-Djmh.budget) ends a run whose checks, each its own group,
+    used these (trials, seconds a trial) uncapped, or None when it does not: at each look, the groups
+    still open must all reach the next one within the cap (the plugin's TrialSchedule.runGate), else
+    they end undecided there. The groups it ends are those that used more trials than that look."""
     if not cap_seconds:
-        return False
+        return None
     for look, following in zip(looks, looks[1:]):
         open_ = [s for n, s in used if n > look]
         if not open_:
-            return False
+            return None
         elapsed = sum(min(n, look) * s for n, s in used)
         if elapsed + (following - look) * sum(open_) > cap_seconds:
-            return True
-    return False
+            return look
+    return None
+
+
+def cap_ends(used: list, looks: tuple, cap_seconds: float | None) -> bool:
+    """Whether the gate's cap ends a run whose checks used these (trials, seconds a trial) (cap_cut)."""
+    return cap_cut(used, looks, cap_seconds) is not None
 
 
 def ci_mode(pool, loss, rule, rng, strict=False, timing=None) -> bool:
@@ -343,8 +349,9 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     too (pools of (v, b) pairs). seconds: claim id -> seconds one trial of its check costs; with
     them ('minutes', 0) is the mean minutes of trials an unchanged run over every claim takes, and
     with cap_seconds ('capped', 0) the share of those runs the cap ends (failing them) and
-    ('run capped', 0) the share that fail either way. ('trials', claim): a check's mean trials on
-    unchanged draws."""
+    ('run capped', 0) the share that fail either way, and ('cut open', claim) the share of those runs
+    in which the cap ended one of that claim's checks undecided (a run may end several claims').
+    ('trials', claim): a check's mean trials on unchanged draws."""
     rng = random.Random(seed)
     checks = checks or {}
     timing = timing or {}
@@ -354,9 +361,10 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     run_fail = cap_fail = either = 0
     minutes = 0.0
     trials = dict.fromkeys(pools, 0.0)
+    cut_open = dict.fromkeys(pools, 0)
     for _ in range(draws):
         failed = False
-        used = []
+        used, owner = [], []
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
                 k = checks.get(cid, 1) if loss == 0.0 else 1
@@ -367,9 +375,14 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
                 if loss == 0.0:
                     failed |= f
                     used += [(n, seconds.get(cid, 0.0)) for _, _, n in made]
+                    owner += [cid] * len(made)
                     trials[cid] += sum(n for _, _, n in made) / k
         run_fail += failed
-        cut = cap_ends(used, rule.looks, cap_seconds)
+        look = cap_cut(used, rule.looks, cap_seconds)
+        cut = look is not None
+        if cut:
+            for cid in {c for c, (n, _) in zip(owner, used) if n > look}:
+                cut_open[cid] += 1
         cap_fail += cut
         either += failed or cut
         minutes += sum(n * s for n, s in used) / 60
@@ -382,6 +395,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
         if cap_seconds:
             res[("capped", 0.0)] = cap_fail / draws
             res[("run capped", 0.0)] = either / draws
+            res.update({("cut open", cid): v / draws for cid, v in cut_open.items()})
     return res
 
 
@@ -721,6 +735,13 @@ def placement_lines(sec: dict) -> list:
     return lines
 
 
+def cut_open(rates: dict) -> list:
+    """(share, claim id) of the unchanged every-technique runs in which the cap ended that claim's
+    checks undecided, the most often ended first (estimate_ci's ('cut open', claim))."""
+    return sorted(((v, key[1]) for key, v in rates.items() if len(key) == 2 and key[0] == "cut open" and v > 0),
+                  reverse=True)
+
+
 def cap_lines(sec: dict) -> list:
     """What a CI run reaching every technique costs and what the gate's cap does to it."""
     r = sec["ci_rates"]
@@ -734,8 +755,13 @@ def cap_lines(sec: dict) -> list:
         words += (f". CI's gate is capped at {sec['cap'] / 60:.0f} minutes (`-Djmh.budget`, suite.json): when the groups "
                   "still open cannot all reach their next look within it, they end undecided there, INCONCLUSIVE, "
                   f"which fails. The cap ends {r[('capped', 0.0)]:.1%} of those unchanged runs; with the checks' own "
-                  f"false alarms, **{r[('run capped', 0.0)]:.1%}** of them fail. A change reaching fewer techniques "
-                  "is far from the cap")
+                  f"false alarms, **{r[('run capped', 0.0)]:.1%}** of them fail")
+        open_ = cut_open(r)
+        if open_:
+            words += ("; the checks it ended undecided (a run may end several): "
+                      + ", ".join(f"`{cid}`'s in {v:.1%} of the runs" for v, cid in open_)
+                      + ", so a cheaper or steadier trial of the first is what would lower it most")
+        words += ". A change reaching fewer techniques is far from the cap"
     return ["", words + "."]
 
 
@@ -827,9 +853,10 @@ def readme_block(sections: list, draws, passes) -> str:
                      f"(in brackets: by the gain check alone, as for a loss from the baseline getting faster): {each}."
                      + (" A run reaching every technique (JMH's version, the compiler's settings) averages "
                         f"{ci_rates[('minutes', 0.0)]:.0f} minutes of "
-                        f"trials; CI's {sec['cap'] / 60:.0f}-minute cap ends {ci_rates[('capped', 0.0)]:.0%} of such "
-                        f"unchanged runs INCONCLUSIVE, so {ci_rates[('run capped', 0.0)]:.0%} of them fail."
-                        if ("capped", 0.0) in ci_rates else ""))
+                        f"trials; CI's {sec['cap'] / 60:.0f}-minute cap ends {ci_rates[('capped', 0.0)]:.1%} of such "
+                        f"unchanged runs INCONCLUSIVE, so {ci_rates[('run capped', 0.0)]:.1%} of them fail"
+                        + (f" (most often `{top[1]}`'s check undecided, in {top[0]:.1%})" if (top := next(iter(cut_open(ci_rates)), None)) else "")
+                        + "." if ("capped", 0.0) in ci_rates else ""))
         t = sec.get("tradeoff")
         if t:
             ci = sec["ci_rule"].margin_pct

@@ -298,6 +298,26 @@ def test_the_cap_ends_a_run_whose_open_groups_cannot_reach_their_next_look_withi
     assert gate_power.cap_ends(used, looks, 2499), "1500 s at look 10 and 1000 s to go do not fit in 2499"
     assert gate_power.cap_ends(used, looks, 1499), "nor 500 s after the first look's 1000 in 1499"
     assert not gate_power.cap_ends([(5, 100.0), (5, 100.0)], looks, 1), "every group decided at 5: nothing is cut"
+    assert gate_power.cap_cut(used, looks, 2499) == 10 and gate_power.cap_cut(used, looks, 1499) == 5
+    assert gate_power.cap_cut(used, looks, 2500) is None
+
+
+def test_the_report_names_the_checks_the_cap_ended_undecided(monkeypatch):
+    rule = gate_power.rule_for((5, 10, 20), 20.0, 0.05)
+    # each synthetic check passes after the trials its pool names: 'quiet' at 5, 'noisy' only at 20,
+    # so with 100 s a trial each the cap of 2000 s ends every run at the look at 10 (1500 s spent,
+    # 1000 to go), with only noisy's check open
+    monkeypatch.setattr(gate_power, "ci_checks", lambda pool, *_: (False, False, pool[0]))
+    pools = {"quiet": [5], "noisy": [20]}
+    r = gate_power.estimate_ci(pools, rule, 200, 3, seconds={"quiet": 100.0, "noisy": 100.0}, cap_seconds=2000.0)
+    assert r[("capped", 0.0)] == 1.0
+    assert r[("cut open", "noisy")] == 1.0 and r[("cut open", "quiet")] == 0.0
+    assert gate_power.cut_open(r) == [(1.0, "noisy")]
+    words = gate_power.cap_lines({"ci_rates": r, "cap": 2000.0})[1]
+    assert "`noisy`'s in 100.0% of the runs" in words and "`quiet`" not in words, words
+    uncapped = gate_power.estimate_ci(pools, rule, 200, 3, seconds={"quiet": 100.0, "noisy": 100.0}, cap_seconds=2500.0)
+    assert uncapped[("capped", 0.0)] == 0.0 and gate_power.cut_open(uncapped) == []
+    assert "ended undecided" not in gate_power.cap_lines({"ci_rates": uncapped, "cap": 2500.0})[1]
 
 
 def test_a_configuration_with_its_own_warm_up_is_priced_at_the_forks_that_ran_it():
