@@ -361,7 +361,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     run_fail = cap_fail = either = 0
     minutes = 0.0
     trials = dict.fromkeys(pools, 0.0)
-    cut_open = dict.fromkeys(pools, 0)
+    ended_open = dict.fromkeys(pools, 0)
     for _ in range(draws):
         failed = False
         used, owner = [], []
@@ -382,7 +382,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
         cut = look is not None
         if cut:
             for cid in {c for c, (n, _) in zip(owner, used) if n > look}:
-                cut_open[cid] += 1
+                ended_open[cid] += 1
         cap_fail += cut
         either += failed or cut
         minutes += sum(n * s for n, s in used) / 60
@@ -395,7 +395,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
         if cap_seconds:
             res[("capped", 0.0)] = cap_fail / draws
             res[("run capped", 0.0)] = either / draws
-            res.update({("cut open", cid): v / draws for cid, v in cut_open.items()})
+            res.update({("cut open", cid): v / draws for cid, v in ended_open.items()})
     return res
 
 
