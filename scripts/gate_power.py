@@ -839,8 +839,8 @@ def readme_block(sections: list, draws, passes) -> str:
         trials = sum(len(l) for runs in per_claim.values() for _, l in runs)
         lines.append(f"- **Resampled, {name}** ({draws} synthetic CI runs drawn from {trials} real trials of "
                      f"{', '.join(f'`{c}`' for c in per_claim)}): the rule's false alarms {rates[('run', 0.0)][0]:.1%} per CI run "
-                     f"(target: 1%); a 20% loss of a claimed gain caught in {min(c20):.0%}-{max(c20):.0%} of passes "
-                     f"(target: 95%), a 10% loss in {min(c10):.0%}-{max(c10):.0%}.")
+                     f"(target: 1%); a 20% loss of a claimed gain caught in {span([100 * x for x in c20])}% of passes "
+                     f"(target: 95%), a 10% loss in {span([100 * x for x in c10])}%.")
         strict = sec["strict"]
         each = "; ".join(f"`{cid}` ({'the rule' if cid in strict else 'a shown loss'}): {ci_rates[(cid, 0.0)]:.1%}, "
                          f"{ci_rates[(cid, 0.20)]:.0%} ({ci_rates[(cid, 0.20, 'gain')]:.0%}), {ci_rates[(cid, 0.30)]:.0%} "
