@@ -313,11 +313,6 @@ def cap_cut(used: list, looks: tuple, cap_seconds: float | None) -> int | None:
     return None
 
 
-def cap_ends(used: list, looks: tuple, cap_seconds: float | None) -> bool:
-    """Whether the gate's cap ends a run whose checks used these (trials, seconds a trial) (cap_cut)."""
-    return cap_cut(used, looks, cap_seconds) is not None
-
-
 def ci_mode(pool, loss, rule, rng, strict=False, timing=None) -> bool:
     """Whether CI fails one synthetic gain check: its gain check or, with timing, a time row (ci_checks)."""
     return any(ci_checks(pool, loss, rule, rng, strict, timing)[:2])
@@ -842,6 +837,7 @@ def readme_block(sections: list, draws, passes) -> str:
                      f"(target: 1%); a 20% loss of a claimed gain caught in {span([100 * x for x in c20])}% of passes "
                      f"(target: 95%), a 10% loss in {span([100 * x for x in c10])}%.")
         strict = sec["strict"]
+        ended = cut_open(ci_rates)
         each = "; ".join(f"`{cid}` ({'the rule' if cid in strict else 'a shown loss'}): {ci_rates[(cid, 0.0)]:.1%}, "
                          f"{ci_rates[(cid, 0.20)]:.0%} ({ci_rates[(cid, 0.20, 'gain')]:.0%}), {ci_rates[(cid, 0.30)]:.0%} "
                          f"({ci_rates[(cid, 0.30, 'gain')]:.0%})" for cid in per_claim)
@@ -855,7 +851,7 @@ def readme_block(sections: list, draws, passes) -> str:
                         f"{ci_rates[('minutes', 0.0)]:.0f} minutes of "
                         f"trials; CI's {sec['cap'] / 60:.0f}-minute cap ends {ci_rates[('capped', 0.0)]:.1%} of such "
                         f"unchanged runs INCONCLUSIVE, so {ci_rates[('run capped', 0.0)]:.1%} of them fail"
-                        + (f" (most often `{top[1]}`'s check undecided, in {top[0]:.1%})" if (top := next(iter(cut_open(ci_rates)), None)) else "")
+                        + (f" (most often `{ended[0][1]}`'s check undecided, in {ended[0][0]:.1%})" if ended else "")
                         + "." if ("capped", 0.0) in ci_rates else ""))
         t = sec.get("tradeoff")
         if t:

@@ -293,13 +293,11 @@ def test_the_cap_ends_a_run_whose_open_groups_cannot_reach_their_next_look_withi
     # two groups of 100 s a trial: one decided at 5, one at 20; after look 5 (1000 s) the open one
     # needs 500 s to look 10, after look 10 (1500 s) 1000 s more to look 20
     used = [(5, 100.0), (20, 100.0)]
-    assert not gate_power.cap_ends(used, looks, None)
-    assert not gate_power.cap_ends(used, looks, 2500)
-    assert gate_power.cap_ends(used, looks, 2499), "1500 s at look 10 and 1000 s to go do not fit in 2499"
-    assert gate_power.cap_ends(used, looks, 1499), "nor 500 s after the first look's 1000 in 1499"
-    assert not gate_power.cap_ends([(5, 100.0), (5, 100.0)], looks, 1), "every group decided at 5: nothing is cut"
-    assert gate_power.cap_cut(used, looks, 2499) == 10 and gate_power.cap_cut(used, looks, 1499) == 5
+    assert gate_power.cap_cut(used, looks, None) is None
     assert gate_power.cap_cut(used, looks, 2500) is None
+    assert gate_power.cap_cut(used, looks, 2499) == 10, "1500 s at look 10 and 1000 s to go do not fit in 2499"
+    assert gate_power.cap_cut(used, looks, 1499) == 5, "nor 500 s after the first look's 1000 in 1499"
+    assert gate_power.cap_cut([(5, 100.0), (5, 100.0)], looks, 1) is None, "every group decided at 5: nothing is cut"
 
 
 def test_the_report_names_the_checks_the_cap_ended_undecided(monkeypatch):
