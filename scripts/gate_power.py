@@ -52,9 +52,10 @@ import re
 import statistics
 import sys
 
-from hpb import cli, config, evidence, forks, select, twocommit, verdicts
-from hpb.markdown import table
+from hpb import cli, config, evidence, forks, scope, select, twocommit, verdicts
+from hpb.markdown import fmt_num, fmt_ratio, table
 from hpb.model import ALLOC, InputError, RESULTS_DIR, load, result_files
+from gate_pass import PATCHES
 
 LOSSES = (0.10, 0.20, 0.30)
 # The issue's targets, which plan() prices: false alarms per CI run, and the share of margin-sized losses caught.
@@ -546,9 +547,22 @@ def plan(per_claim, passes, rule, most=400, suite=None) -> tuple:
 FIGURES = {"mean": "fork means", "best": "fast state"}
 
 
+def patch_claims(suite, name: str) -> set | None:
+    """The gain claims a regression patch reaches (the techniques of the paths it changes, as CI scopes a
+    change); None when the patch is no longer in scripts/tests/regressions/."""
+    path = PATCHES / f"{name}.patch"
+    if not path.is_file():
+        return None
+    paths = [line[6:] for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("+++ b/")]
+    reach = scope.of_paths(paths, suite)
+    return {c["id"] for t, c in twocommit.gained_pairs(suite) if reach.covers(t.id)}
+
+
 def real_passes(suite, ci_dir=CI_DIR) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
-    gate_pass.py kept. CI's mode is how CI judges today (suite.json's gate.py options) when the pass
+    gate_pass.py kept; the record gains `figure` (the fork figure judged), `gains`: each gain check's
+    (claim, delimiter, change of the gain head/base with the rule's bounds at its look, trials), and
+    `reached`: the gain claims its patch reaches (patch_claims; None for an A/A pass). CI's mode is how CI judges today (suite.json's gate.py options) when the pass
     was measured as CI measures today (its fork figure and looks); otherwise the options its record
     kept, CI's at the time (passes made before records kept them: --undecided warn)."""
     out = []
@@ -574,8 +588,24 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
         failing = [f"{v.check} {v.subject}" + (f" {v.params.get('delimiter', '')}" if v.params.get("delimiter") else "")
                    + f": {v.outcome}" for v in vs if v.failing]
         ci_mode = any(v.failing for v in twocommit.judge(run, suite, undecided=opts["undecided"], strict=opts["strict"]))
-        out.append(({**rec, "figure": opts["fork_figure"]}, run, bool(failing), failing, ci_mode))
+        gains = [(v.id, v.params.get("delimiter", ""), v.figure, v.extra["n"]) for v in vs
+                 if v.check == "gain" and v.figure is not None and v.figure.known]
+        reached = patch_claims(suite, rec["patch"]) if rec.get("patch") else None
+        out.append(({**rec, "figure": opts["fork_figure"], "gains": gains, "reached": reached}, run, bool(failing),
+                    failing, ci_mode))
     return out
+
+
+def gain_words(gains) -> str:
+    """A pass's gain checks as its table row shows them: "`split-indexof-2char-2x` `::` 0.875x [0.824, 0.929] (10)"."""
+    return "; ".join(f"`{cid}`" + (f" `{where}`" if where else "") + f" {fmt_ratio(*fig)} ({n})"
+                     for cid, where, fig, n in sorted(gains, key=lambda g: (g[0], g[1])))
+
+
+def ratio_span(xs) -> str:
+    """Ratios as a range, "0.865x-0.901x", or one figure when the ends print alike."""
+    lo, hi = f"{fmt_num(min(xs))}x", f"{fmt_num(max(xs))}x"
+    return lo if lo == hi else f"{lo}-{hi}"
 
 
 def looks_of(run) -> str:
@@ -649,13 +679,13 @@ def report(sections: list, rule, draws, passes) -> str:
                         "CI's mode (CI's gate.py options at those looks)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
         lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "forks placed", "minutes", "the rule", "CI's mode",
-                        "failing checks under the rule"],
+                        "failing checks under the rule", "each gain's change, head / base [the rule's bounds] (trials)"],
                        [[run.name, rec.get("kind"), rec.get("patch") or "",
                          ", ".join(sorted(twocommit.selected_claims(run) or [])) or "every technique",
                          FIGURES[rec["figure"]],
                          looks_of(run), placement(run),
                          f"{run.provenance.get('durationSeconds', 0) / 60:.0f}", "FAILED" if failed else "passed",
-                         "FAILED" if ci_mode else "passed", "; ".join(failing)]
+                         "FAILED" if ci_mode else "passed", "; ".join(failing), gain_words(rec["gains"])]
                         for rec, run, failed, failing, ci_mode in passes])
     else:
         lines += ["No real pass yet: make them with `python3 scripts/gate_pass.py [--patch NAME]`."]
@@ -808,13 +838,17 @@ def readme_block(sections: list, draws, passes) -> str:
                        f"own looks (undecided fails), {k}")
         else:
             out.append("A/A: none yet")
-        by_patch = {}
+        by_patch, sizes = {}, {}
         for rec, r, f, _, c in mine:
             if rec.get("expect") == "fail":
                 by_patch.setdefault(rec.get("patch"), []).append((f, c))
+                sizes.setdefault(rec.get("patch"), []).extend(
+                    fig.value for cid, _, fig, _ in rec["gains"] if rec.get("reached") is None or cid in rec["reached"])
         if by_patch:
-            out.append(f"regressions (A/B against patched code), caught by {what} (by the rule): " + "; ".join(
-                f"`{p}` {sum(c for _, c in v)} of {len(v)} ({sum(f for f, _ in v)})"
+            out.append(f"regressions (A/B against patched code), caught by {what} (by the rule; the change of the "
+                       "gains each patch reaches, as those passes measured it): " + "; ".join(
+                f"`{p}` {sum(c for _, c in v)} of {len(v)} ({sum(f for f, _ in v)}"
+                + (f"; {ratio_span(sizes[p])}" if sizes[p] else "") + ")"
                 + ("" if sum(c for _, c in v) == len(v) else ", MISSED in some") for p, v in sorted(by_patch.items())))
         return out
     if passes:

@@ -206,6 +206,34 @@ def test_a_pass_made_at_earlier_looks_keeps_the_options_ci_judged_it_with_then()
         assert ci_mode <= failed, name  # CI's mode, strict or not, fails only on checks the rule fails on
 
 
+def test_each_pass_says_what_its_gain_checks_measured_and_the_readme_how_large_each_patch_was():
+    """The indexof-slower-10pct pass of 2026-11-26 01:21 cost the gain 12-14%: inside the 20% margin, so the
+    rule passed it, and the row and the README say so with the figures the rule judged."""
+    from hpb import config
+    suite = config.load_suite()
+    passes = gate_power.real_passes(suite)
+    rec = next(rec for rec, run, *_ in passes if run.name == "20261126T012150Z-0a6e11c-dirty.json")
+    assert {(cid, where, n) for cid, where, _, n in rec["gains"]} == {
+        ("split-indexof-2char-2x", "||", 10), ("split-indexof-2char-2x", "::", 10)}
+    for *_, fig, _ in rec["gains"]:
+        assert 0.80 < fig.lo < fig.value < fig.hi < 1  # a loss, shown to be under the margin
+    assert gate_power.gain_words(rec["gains"]) == ("`split-indexof-2char-2x` `::` 0.875x [0.824, 0.929] (10); "
+                                                   "`split-indexof-2char-2x` `||` 0.865x [0.809, 0.924] (10)")
+    assert gate_power.ratio_span([0.9011, 0.8651]) == "0.865x-0.901x"
+    assert gate_power.ratio_span([0.9, 0.90001]) == "0.9x"
+    # the README gives the range of the gains the patch reaches (split's), not those of the other techniques
+    # that the passes before 2026-11-25 19:00 gated alongside
+    mine = [p for p in passes if p[0].get("patch") == "indexof-slower-10pct"]
+    assert all(rec["reached"] == {"split-indexof-2char-2x"} for rec, *_ in mine)
+    assert any(cid != "split-indexof-2char-2x" for rec, *_ in mine for cid, *_ in rec["gains"])
+    split = [fig.value for rec, *_ in mine for cid, _, fig, _ in rec["gains"] if cid == "split-indexof-2char-2x"]
+    block = gate_power.readme_block([], 100, mine)
+    assert f"`indexof-slower-10pct` 0 of {len(mine)} (" in block
+    assert f"; {gate_power.ratio_span(split)})" in block
+    aa = [p for p in passes if p[0].get("expect") == "pass"][:3]
+    assert all(rec["reached"] is None for rec, *_ in aa)
+
+
 def test_the_plan_needs_more_trials_for_noisier_trials_and_five_at_the_spread_it_names():
     def pool(sd):  # a run's per-trial log gains with exactly this population sd
         return [("run", [sd, -sd] * 10)]
