@@ -392,3 +392,22 @@ def test_a_narrower_margin_catches_a_ten_percent_loss_for_more_trials_and_more_f
                                                         seconds={"c": 60.0}, margins=())[("c", 20.0)], "seeded"
     lines = gate_power.tradeoff_lines({"tradeoff": t, "ci_rule": rule})
     assert any(l.startswith("| c | 10% |") for l in lines) and any("20% (CI's)" in l for l in lines)
+
+
+def test_the_best_of_two_forks_leaves_out_a_slow_jit_outcome_and_is_priced_at_two_trials():
+    rng = random.Random(5)
+    # one fork in ten lands in a JIT outcome 20% slower for its whole run
+    pairs = [(rng.gauss(0, 0.03) - (0.2 if rng.random() < 0.1 else 0.0), rng.gauss(0, 0.03)) for _ in range(200)]
+    figures = {"c": [("run", pairs), ("short", pairs[:5])]}
+    units = gate_power.best_of(figures, 2)
+    assert [label for label, _ in units["c"]] == ["run"], "5 trials make 2 units: too few, as trial_figures drops them"
+    assert len(units["c"][0][1]) == 100
+    assert units["c"][0][1][0] == (max(pairs[0][0], pairs[1][0]), max(pairs[0][1], pairs[1][1]))
+    rule = twocommit.Rule(twocommit.LOOKS, 20, 0.05, twocommit.SPEND)
+    b = gate_power.best_of_tradeoff(figures, rule, 300, 3, strict={"c"}, checks={"c": 1}, seconds={"c": 60.0})
+    one, best = b["sd"]["c"]
+    assert best < one / math.sqrt(2), "leaving the slow forks out steadies a unit more than averaging two forks would"
+    fa, n, mins, caught = b["tradeoff"][("c", 10.0)]
+    assert n >= 5 and mins == pytest.approx(n * 2 * 60 / 60), "a unit costs two trials"
+    lines = gate_power.best_of_lines({"best_of": b, "ci_rule": rule})
+    assert any(l.startswith("| c | 10% |") for l in lines) and any("20% (CI's)" in l for l in lines)
