@@ -228,7 +228,8 @@ def test_each_pass_says_what_its_gain_checks_measured_and_the_readme_how_large_e
     assert any(cid != "split-indexof-2char-2x" for rec, *_ in mine for cid, *_ in rec["gains"])
     split = [fig.value for rec, *_ in mine for cid, _, fig, _ in rec["gains"] if cid == "split-indexof-2char-2x"]
     block = gate_power.readme_block([], 100, mine)
-    assert f"`indexof-slower-10pct` 0 of {len(mine)} (" in block
+    caught, by_rule = sum(ci for *_, ci in mine), sum(failed for _, _, failed, _, _ in mine)
+    assert f"`indexof-slower-10pct` {caught} of {len(mine)} ({by_rule}; " in block
     assert f"; {gate_power.ratio_span(split)})" in block
     aa = [p for p in passes if p[0].get("expect") == "pass"][:3]
     assert all(rec["reached"] is None for rec, *_ in aa)
