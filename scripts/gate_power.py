@@ -440,7 +440,9 @@ def best_of_tradeoff(figures: dict, rule, draws, seed, strict=frozenset(), check
     the sd of one side's log gain a trial (one fork a configuration) and a unit (the best of k), over the
     runs long enough to make units."""
     units = best_of(figures, k)
-    spread = lambda runs: pooled_sd([[v - b for v, b in pairs] for _, pairs in runs])[0]
+
+    def spread(runs):
+        return pooled_sd([[v - b for v, b in pairs] for _, pairs in runs])[0]
     return {"k": k,
             "tradeoff": margin_tradeoff({cid: centred_pairs(r) for cid, r in units.items()}, rule, draws, seed, strict,
                                         checks, timing, {cid: s * k for cid, s in (seconds or {}).items()}),
@@ -596,9 +598,10 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
     gate_pass.py kept; the record gains `figure` (the fork figure judged), `gains`: each gain check's
     (claim, delimiter, change of the gain head/base with the rule's bounds at its look, trials), and
-    `reached`: the gain claims its patch reaches (patch_claims; None for an A/A pass). CI's mode is how CI judges today (suite.json's gate.py options) when the pass
-    was measured as CI measures today (its fork figure and looks); otherwise the options its record
-    kept, CI's at the time (passes made before records kept them: --undecided warn)."""
+    `reached`: the gain claims its patch reaches (patch_claims; None for an A/A pass). CI's mode is how
+    CI judges today (suite.json's gate.py options) when the pass was measured as CI measures today (its
+    fork figure and looks); otherwise the options its record kept, CI's at the time (passes made
+    before records kept them: --undecided warn)."""
     out = []
     today, looks_today = config.judging(suite.gate_judge()), ci_looks(suite)
     for rec_path in sorted(ci_dir.glob("*.pass.json")):
