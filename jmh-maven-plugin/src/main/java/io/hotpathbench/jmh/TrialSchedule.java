@@ -126,8 +126,10 @@ final class TrialSchedule {
         }
 
         /**
-         * The level a change of {@code n} trials is judged at: that of the last look at or below n
-         * (the first look's below it).
+         * The level a change of {@code n} trials is judged at: that of the look at n (the first
+         * look's below it, the last's above it). Between two looks n is a look the gate's cap
+         * brought forward (runGate): judged at the stricter of the two looks' levels, so that it
+         * spends no more alpha than the look it replaced.
          */
         double levelAt(int n) {
             int index = 0;
@@ -135,6 +137,9 @@ final class TrialSchedule {
                 if (looks.get(i) <= n) {
                     index = i;
                 }
+            }
+            if (looks.get(index) < n && index + 1 < looks.size()) {
+                return Math.max(level(index), level(index + 1));
             }
             return level(index);
         }
@@ -444,9 +449,12 @@ final class TrialSchedule {
      * until it reaches the next look; there a group whose checks are all decided stops, and the
      * others go on to the next look. A group still undecided at the last look is judged there.
      * With a budget (-Djmh.budget), the gate is capped: when the open groups cannot all reach the
-     * next look within it (their trials still to run, at their last trials' durations), they end
-     * there, undecided at the look they reached ("budget"), which the gate judges INCONCLUSIVE: a
-     * check is only ever judged at one of its looks, so the cap cannot make a loss pass.
+     * next look within it (their trials still to run, at their last trials' durations), the cap
+     * brings that look forward: the open groups run the whole rounds that still fit and are judged
+     * there, at the stricter of the two looks' levels (Gate.levelAt), and end, decided or not
+     * ("budget: ..."; undecided, the gate judges them INCONCLUSIVE). Where the look falls is set by
+     * the clock, never by the changes measured, and it spends no more alpha than the look it
+     * replaces, so the cap cannot make a loss pass more often than the rule allows.
      */
     private void runGate(Forks forks) throws Exception {
         for (int look : gate.looks()) {
@@ -454,9 +462,7 @@ final class TrialSchedule {
             if (budget != null && !toGo.isEmpty() && toGo.stream().allMatch(g -> g.trials > 0)) {
                 double need = toGo.stream().mapToDouble(g -> Math.max(0, look - g.trials) * g.estimate()).sum();
                 if (!fits(need)) {
-                    long cap = budget.toMinutes();
-                    toGo.forEach(g -> g.ended = "budget: undecided at " + g.trials + " trials; the look at " + look
-                            + " needed " + Math.round(need / 60) + " min more, past the " + cap + "-min cap");
+                    bringForward(toGo, look, need, forks);
                     return;
                 }
             }
@@ -471,12 +477,42 @@ final class TrialSchedule {
                 }
             }
             for (Group g : groups) {
-                if (g.ended.isEmpty() && g.trials >= look && g.checks.stream().allMatch(k -> gate.decided(g.change(k, gate.figure())))) {
+                if (g.ended.isEmpty() && g.trials >= look && decided(g)) {
                     g.ended = "decided at " + look + " trials";
                 }
             }
         }
         groups.stream().filter(g -> g.ended.isEmpty()).forEach(g -> g.ended = "undecided at the last look");
+    }
+
+    /**
+     * The cap's end of a gate: {@code look} does not fit, so the open groups run the whole rounds
+     * that do (each round's cost from their last trials, checked before it starts), stopping a
+     * trial short of the look, and end there, judged at the trials they reached.
+     */
+    private void bringForward(List<Group> open, int look, double need, Forks forks) throws Exception {
+        int from = open.stream().mapToInt(g -> g.trials).max().orElse(0);
+        int rounds = 0;
+        while (from + rounds + 1 < look && fits(open.stream().mapToDouble(Group::estimate).sum())) {
+            for (Group g : shuffled(open)) {
+                trial(g, forks);
+            }
+            rounds++;
+        }
+        String past = "the look at " + look + " needed " + Math.round(need / 60) + " min more, past the "
+                + budget.toMinutes() + "-min cap";
+        for (Group g : open) {
+            if (rounds == 0) {
+                g.ended = "budget: undecided at " + g.trials + " trials; " + past;
+            } else {
+                g.ended = "budget: " + (decided(g) ? "decided" : "undecided") + " at " + g.trials + " trials, the look at "
+                        + look + " brought forward (" + past + ")";
+            }
+        }
+    }
+
+    private boolean decided(Group g) {
+        return g.checks.stream().allMatch(k -> gate.decided(g.change(k, gate.figure())));
     }
 
     /**

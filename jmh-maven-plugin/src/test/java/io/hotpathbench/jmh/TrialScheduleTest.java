@@ -405,10 +405,11 @@ class TrialScheduleTest {
     }
 
     @Test
-    void aCappedGateEndsTheOpenGroupsUndecidedAtTheLookTheyReachedWhenTheNextDoesNotFit() throws Exception {
-        // every fork takes 10 s, so a trial of a split group (4 forks) 40 s; noisy forks leave
-        // a loss at the margin undecided at 5 trials, and 5 more trials of two groups need 400 s
-        for (long capSeconds : new long[] {600, 3600}) {
+    void aCappedGateBringsTheLookThatDoesNotFitForwardToTheRoundsThatDo() throws Exception {
+        // every fork takes 10 s, so a trial of a split group (4 forks) 40 s and a round of both groups
+        // 80 s; noisy forks leave a loss at the margin undecided at 5 trials (400 s in), and the 5
+        // more trials of the look at 10 need 400 s more
+        for (long capSeconds : new long[] {450, 600, 3600}) {
             List<TrialSchedule.Configuration> cs = new ArrayList<>();
             for (String d : List.of("||", "::")) {
                 for (String side : List.of("base", "head")) {
@@ -427,14 +428,31 @@ class TrialScheduleTest {
                         double mean = c.params().get("variant").equals("INDEX_OF") ? 3.0 * 0.8 : 1.0;
                         return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, mean * Math.exp(0.15 * random.nextGaussian())), 10);
                     });
+            assertTrue(clock[0] / 1e9 <= Math.max(capSeconds, 400), "the cap is never overrun: " + clock[0] / 1e9 + " s");
             for (TrialSchedule.Group g : groups) {
-                if (capSeconds == 600) {
-                    assertEquals(5, g.trials, "200 s in, 400 s more do not fit in 600: the gate stops at the first look");
-                    assertEquals("budget: undecided at 5 trials; the look at 10 needed 7 min more, past the 10-min cap", g.ended);
+                if (capSeconds == 450) {
+                    assertEquals(5, g.trials, "400 s in, not one more round of 80 s fits in 450");
+                    assertEquals("budget: undecided at 5 trials; the look at 10 needed 7 min more, past the 7-min cap", g.ended);
+                } else if (capSeconds == 600) {
+                    assertEquals(7, g.trials, "400 s in, two rounds of 80 s fit in 600: the look at 10 is brought forward to 7");
+                    assertTrue(g.ended.matches("budget: (un)?decided at 7 trials, the look at 10 brought forward "
+                            + "\\(the look at 10 needed 7 min more, past the 10-min cap\\)"), g.ended);
                 } else {
-                    assertTrue(g.trials > 5, "an hour lets the undecided groups go on: " + g.ended);
+                    assertTrue(g.trials >= 10, "an hour lets the undecided groups go on to their looks: " + g.ended);
                 }
             }
         }
+    }
+
+    @Test
+    void aLookBroughtForwardIsJudgedAtTheStricterOfTheTwoLooksLevels() {
+        TrialSchedule.Gate gate = new TrialSchedule.Gate(List.of(5, 10, 20), List.of(0.0125, 0.0125, 0.025), 20, TrialSchedule.PRIMARY);
+        assertEquals(0.9875, gate.levelAt(7), 1e-12, "between 5 and 10: both spend 0.0125");
+        assertEquals(0.9875, gate.levelAt(15), 1e-12, "between 10 and 20: the look at 20 spends 0.025, the one at 10 less");
+        assertEquals(0.975, gate.levelAt(20), 1e-12);
+        assertEquals(0.975, gate.levelAt(25), 1e-12, "past the last look: the last look's");
+        assertEquals(0.9875, gate.levelAt(3), 1e-12, "below the first look: the first look's");
+        TrialSchedule.Gate falling = new TrialSchedule.Gate(List.of(5, 10), List.of(0.03, 0.01), 20, TrialSchedule.PRIMARY);
+        assertEquals(0.99, falling.levelAt(7), 1e-12, "a later look that spends less: its own, the stricter");
     }
 }
