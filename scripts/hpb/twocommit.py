@@ -11,8 +11,11 @@ The gate's rule (docs/gate.md), for a run of n trials judged at look k of K fixe
   below it (shown to have lost more), and INCONCLUSIVE otherwise, which fails too. alpha (0.05)
   bounds the share of pairs that lost exactly the margin and still pass, per check; look k spends
   alpha_k of it (SPEND: a quarter at 5 and 10 trials, half at 20), and the shares sum to alpha, so
-  by Bonferroni stopping at any look keeps that bound. A run the gate's cap ended between looks is
-  judged at the look it reached: undecided there, INCONCLUSIVE.
+  by Bonferroni stopping at any look keeps that bound. When the gate's cap (-Djmh.budget) leaves no
+  room for a look, it brings that look forward to the trials that fit and ends the run there; a
+  count between two looks is judged at the stricter of their levels (Rule.level_at), so the look
+  brought forward spends no more than its share. Where it falls is set by the clock, not by the
+  changes, so the bound holds; undecided there, INCONCLUSIVE.
 - time (each configuration's own score, head against base, paired by trial): a REGRESSION only
   when shown slower by more than the suite's threshold at level 1 - TIME_ALPHA / m over the m
   configurations (Bonferroni): it bounds false alarms, not misses; the gains carry the misses'
@@ -73,13 +76,17 @@ class Rule:
         return tuple(1 - a for a in spend)
 
     def level_at(self, n: int) -> float:
-        """The level a change of n trials is judged at: that of the last look at or below n (the
-        first look's below it; the only one's when the looks are not counts)."""
+        """The level a change of n trials is judged at: that of the look at n (the first look's below
+        it, the last's above it; the only one's when the looks are not counts). Between two looks n is
+        a look the gate's cap brought forward (the plugin's TrialSchedule.runGate): judged at the
+        stricter of the two looks' levels, so that it spends no more alpha than the look it replaced."""
         levels = self.levels
         index = 0
         for i, look in enumerate(self.looks):
             if isinstance(look, int) and look <= n:
                 index = i
+        if isinstance(self.looks[index], int) and self.looks[index] < n and index + 1 < len(self.looks):
+            return max(levels[index], levels[index + 1])
         return levels[index]
 
     def levels_words(self) -> str:
@@ -107,7 +114,7 @@ def rule_of(run: Run) -> Rule:
 
 
 def capped(run: Run) -> bool:
-    """Whether the gate's cap (-Djmh.budget) ended the run's groups before a look."""
+    """Whether the gate's cap (-Djmh.budget) ended the run's groups: at a look, or at a look it brought forward."""
     groups = ((run.provenance or {}).get("trials") or {}).get("groups") or []
     return any(str(g.get("ended", "")).startswith("budget") for g in groups)
 
@@ -293,8 +300,11 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
                        f"{rule.bar:.2f}x, the upper {fig.hi:.3g}x above it")
             else:
                 why = f"undecided: {n} paired trial(s), at least 2 needed"
-            if outcome == "inconclusive" and cap and isinstance(rule.looks[-1], int) and n < rule.looks[-1]:
-                why += "; the gate's cap (-Djmh.budget) ended it before its next look"
+            if cap and isinstance(rule.looks[-1], int) and n < rule.looks[-1]:
+                if n not in rule.looks:
+                    why += "; the gate's cap (-Djmh.budget) brought its next look forward to these trials"
+                elif outcome == "inconclusive":
+                    why += "; the gate's cap (-Djmh.budget) ended it before its next look"
             if outcome == "inconclusive" and undecided == "warn" and c["id"] not in strict:
                 outcome, why = "warn", why + " (a warning here: only a loss shown beyond the margin fails)"
             out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",

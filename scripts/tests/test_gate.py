@@ -640,3 +640,27 @@ def test_a_gate_pass_narrowed_to_some_claims_judges_just_those(capsys, tmp_path)
     assert not [r for r in rows(out, "claim") if "split" in r or "validator" in r]
     _, out, _ = run_gate(capsys, narrowed(["redis-pooled-1.3x", "validator-shared-50x"]), "--undecided", "warn")
     assert {("redis-pooled" in r, "validator" in r) for r in rows(out, "gain")} == {(True, False), (False, True)}
+
+
+CAPPED_AT_FIVE = REPO / "results" / "ci" / "20261126T071831Z-0522431.json"  # CI's gate; the cap ended it after look 1
+MGET_TO_TWENTY = REPO / "results" / "ci" / "20261126T034534Z-06b4f70.json"  # looks 5, 10, 15, 20; MGET decided at 20
+
+
+def test_a_check_the_cap_ended_says_so_at_a_look_or_at_a_look_it_brought_forward(capsys, tmp_path):
+    code, out, _ = run_gate(capsys, CAPPED_AT_FIVE, "--fork-figure", "best")
+    ended = [r for r in rows(out, "gain") if "INCONCLUSIVE" in r]
+    assert code == 1 and ended and all("5 trials, look 1 of 3" in r and "ended it before its next look" in r for r in ended)
+    # the same trials, as if the gate's looks had been 5, 10, 15 and 25 and the cap had brought the
+    # last forward to MGET's 20 trials: judged there at the stricter of the two looks' levels
+    prov = MGET_TO_TWENTY.with_name(MGET_TO_TWENTY.name[:-5] + ".provenance.json")
+    moved = copy_run(MGET_TO_TWENTY, tmp_path / "moved.json")
+    p = json.loads(prov.read_text())
+    p["gate"]["looks"] = [5, 10, 15, 25]
+    p["gate"]["alphaPerLook"] = [0.0125, 0.0125, 0.0125, 0.0125]
+    p["trials"]["groups"][0]["ended"] = "budget: decided at 20 trials, the look at 25 brought forward"
+    moved.with_name("moved.provenance.json").write_text(json.dumps(p))
+    code, out, _ = run_gate(capsys, moved, "--fork-figure", "best")
+    mget = [r for r in rows(out, "gain") if "redis-mget" in r][0]
+    assert "one-sided 0.9875 bounds" in mget and "(20 trials)" in mget and "brought its next look forward" in mget, mget
+    code, out, _ = run_gate(capsys, MGET_TO_TWENTY, "--fork-figure", "best")
+    assert "brought" not in out and "cap" not in " ".join(rows(out, "gain"))
