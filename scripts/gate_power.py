@@ -38,7 +38,8 @@ undecided checks failing (today), only for the --strict claims under --undecided
 before its looks reached 20); a time row shown slower than the threshold fails either way. CI's
 cap (its -Djmh.budget) is priced at the seconds a trial of each check cost in the real passes (a
 configuration its technique file gives its own warm-up at the forks that ran it): the share of
-unchanged runs over every technique it ends, which fail. The moonshot (a 10% loss caught) is priced
+unchanged runs over every technique it ends early, at a look it brings forward to the trials that
+fit (cap_cut), and the share that then fail, each check it ended judged on the trials it reached. The moonshot (a 10% loss caught) is priced
 the same way: CI's mode with the margin narrowed to 15% and 10% (TRADEOFF_MARGINS), its
 false alarms, trials and minutes beside the share of 10% losses caught; and again as if each trial
 ran two forks of every configuration a side, judged by the better (best_of: a run's consecutive
@@ -261,7 +262,8 @@ def claim_seconds(passes, suite=None) -> dict:
 
 def sequential(pool, loss, rule, rng) -> tuple:
     """One synthetic gain check at the rule's looks, stopped at the first that decides it:
-    (outcome, trials used, (the variant's, the baseline's) per-trial time logs, head against base).
+    (outcome, trials used, (the variant's, the baseline's) per-trial time logs, head against base,
+    the per-trial changes of the gain).
     A pool of floats holds log gains; one of (v, b) pairs (centred_pairs) also gives the time logs,
     and a loss then slows the head side's variant (its gain falls by the loss)."""
     shift = math.log(1 - loss) if loss else 0.0
@@ -279,7 +281,7 @@ def sequential(pool, loss, rule, rng) -> tuple:
         outcome, _ = twocommit.decide(d, rule)
         if outcome != "inconclusive":
             break
-    return outcome, len(d), (tv, tb)
+    return outcome, len(d), (tv, tb), d
 
 
 def time_failed(times, timing) -> bool:
@@ -294,18 +296,36 @@ def time_failed(times, timing) -> bool:
 def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
     """One synthetic gain check as CI judges it, at CI's looks (a group decided at a look stops
     there, as the plugin's schedule stops it): (the gain check failed, a time row failed, trials
-    used) on the same draws. The gain check fails on a shown loss, and for a claim CI judges
-    strictly (gate.py --strict) also when undecided at the last look; with timing, the time rows of
-    both configurations are judged on the trials drawn."""
-    outcome, n, times = sequential(pool, loss, rule, rng)
-    return outcome == "regression" or (strict and outcome != "pass"), time_failed(times, timing), n
+    used, the trials themselves: (changes of the gain, time logs)) on the same draws. The gain check
+    fails on a shown loss, and for a claim CI judges strictly (gate.py --strict) also when undecided
+    at the last look; with timing, the time rows of both configurations are judged on the trials
+    drawn."""
+    outcome, n, times, d = sequential(pool, loss, rule, rng)
+    return gain_failed(outcome, strict), time_failed(times, timing), n, (d, times)
 
 
-def cap_cut(used: list, looks: tuple, cap_seconds: float | None) -> int | None:
-    """The look at which the gate's cap (-Djmh.budget) ends a run whose checks, each its own group,
-    used these (trials, seconds a trial) uncapped, or None when it does not: at each look, the groups
-    still open must all reach the next one within the cap (the plugin's TrialSchedule.runGate), else
-    they end undecided there. The groups it ends are those that used more trials than that look."""
+def gain_failed(outcome: str, strict: bool) -> bool:
+    """Whether CI fails a gain check of this outcome: a shown loss, or undecided when judged strictly."""
+    return outcome == "regression" or (strict and outcome != "pass")
+
+
+def cut_short(trials, reached: int, rule, strict=False, timing=None) -> bool:
+    """Whether a synthetic check the gate's cap ended at `reached` trials (cap_cut) fails there: its
+    gain check and time rows judged on its first `reached` trials (ci_checks' trials), the gain at
+    the rule's level for that count (a look brought forward: the stricter of its two looks')."""
+    d, times = trials
+    outcome, _ = twocommit.decide(d[:reached], rule)
+    return gain_failed(outcome, strict) or time_failed(tuple(x[:reached] for x in times), timing)
+
+
+def cap_cut(used: list, looks: tuple, cap_seconds: float | None) -> tuple | None:
+    """Where the gate's cap (-Djmh.budget) ends a run whose checks, each its own group, used these
+    (trials, seconds a trial) uncapped: (the look it ended them after, the trials they reached), or
+    None when it does not. At each look the groups still open must all reach the next one within the
+    cap (the plugin's TrialSchedule.runGate); else the cap brings that look forward: they run the
+    whole rounds that still fit, short of the look, and end there, judged at the trials reached (the
+    look's own count when no round fits). The groups it ends are those that used more trials than the
+    look."""
     if not cap_seconds:
         return None
     for look, following in zip(looks, looks[1:]):
@@ -314,7 +334,8 @@ def cap_cut(used: list, looks: tuple, cap_seconds: float | None) -> int | None:
             return None
         elapsed = sum(min(n, look) * s for n, s in used)
         if elapsed + (following - look) * sum(open_) > cap_seconds:
-            return look
+            rounds = int((cap_seconds - elapsed) // sum(open_))
+            return look, look + max(0, min(rounds, following - look - 1))
     return None
 
 
@@ -325,7 +346,7 @@ def ci_mode(pool, loss, rule, rng, strict=False, timing=None) -> bool:
 
 def one_check(pool, loss, rule, rng, timing=None) -> tuple:
     """One synthetic gain check under the rule (and with timing the two time rows): (failed?, trials used)."""
-    outcome, n, times = sequential(pool, loss, rule, rng)
+    outcome, n, times, _ = sequential(pool, loss, rule, rng)
     return outcome != "pass" or time_failed(times, timing), n
 
 
@@ -348,9 +369,11 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     configuration (both conservative). timing: claim id -> (m, threshold %) to judge the time rows
     too (pools of (v, b) pairs). seconds: claim id -> seconds one trial of its check costs; with
     them ('minutes', 0) is the mean minutes of trials an unchanged run over every claim takes, and
-    with cap_seconds ('capped', 0) the share of those runs the cap ends (failing them) and
-    ('run capped', 0) the share that fail either way, and ('cut open', claim) the share of those runs
-    in which the cap ended one of that claim's checks undecided (a run may end several claims').
+    with cap_seconds ('capped', 0) the share of those runs the cap ends early (cap_cut: at a look
+    brought forward, judged at the trials reached), ('cap failed', 0) the share in which a check it
+    ended fails there, ('run capped', 0) the share that fail either way (a check the cap ended judged
+    where it ended), and ('cut open', claim) the share of those runs in which the cap ended one of
+    that claim's checks failing (a run may end several claims').
     ('trials', claim): a check's mean trials on unchanged draws."""
     rng = random.Random(seed)
     checks = checks or {}
@@ -358,7 +381,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     seconds = seconds or {}
     out = {(cid, loss): 0 for cid in pools for loss in (0.0,) + LOSSES}
     gain = dict.fromkeys(out, 0)
-    run_fail = cap_fail = either = 0
+    run_fail = capped = cap_fail = either = 0
     minutes = 0.0
     trials = dict.fromkeys(pools, 0.0)
     ended_open = dict.fromkeys(pools, 0)
@@ -369,22 +392,27 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
             for loss in (0.0,) + LOSSES:
                 k = checks.get(cid, 1) if loss == 0.0 else 1
                 made = [ci_checks(pool, loss, rule, rng, cid in strict, timing.get(cid)) for _ in range(k)]
-                f = any(g or t for g, t, _ in made)
+                f = any(g or t for g, t, *_ in made)
                 out[(cid, loss)] += f
-                gain[(cid, loss)] += any(g for g, _, _ in made)
+                gain[(cid, loss)] += any(g for g, *_ in made)
                 if loss == 0.0:
                     failed |= f
-                    used += [(n, seconds.get(cid, 0.0)) for _, _, n in made]
-                    owner += [cid] * len(made)
-                    trials[cid] += sum(n for _, _, n in made) / k
+                    used += [(n, seconds.get(cid, 0.0)) for _, _, n, _ in made]
+                    owner += [(cid, g or t, drawn) for g, t, _, drawn in made]
+                    trials[cid] += sum(n for _, _, n, _ in made) / k
         run_fail += failed
-        look = cap_cut(used, rule.looks, cap_seconds)
-        cut = look is not None
-        if cut:
-            for cid in {c for c, (n, _) in zip(owner, used) if n > look}:
+        cut = cap_cut(used, rule.looks, cap_seconds)
+        if cut is None:
+            either += failed
+        else:
+            look, reached = cut
+            ended = {cid for (cid, _, drawn), (n, _) in zip(owner, used)
+                     if n > look and cut_short(drawn, reached, rule, cid in strict, timing.get(cid))}
+            for cid in ended:
                 ended_open[cid] += 1
-        cap_fail += cut
-        either += failed or cut
+            capped += 1
+            cap_fail += bool(ended)
+            either += bool(ended) or any(f for (_, f, _), (n, _) in zip(owner, used) if n <= look)
         minutes += sum(n * s for n, s in used) / 60
     res = {k: v / draws for k, v in out.items()}
     res.update({(*k, "gain"): v / draws for k, v in gain.items()})
@@ -393,7 +421,8 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     if seconds:
         res[("minutes", 0.0)] = minutes / draws
         if cap_seconds:
-            res[("capped", 0.0)] = cap_fail / draws
+            res[("capped", 0.0)] = capped / draws
+            res[("cap failed", 0.0)] = cap_fail / draws
             res[("run capped", 0.0)] = either / draws
             res.update({("cut open", cid): v / draws for cid, v in ended_open.items()})
     return res
@@ -798,8 +827,8 @@ def placement_lines(sec: dict) -> list:
 
 
 def cut_open(rates: dict) -> list:
-    """(share, claim id) of the unchanged every-technique runs in which the cap ended that claim's
-    checks undecided, the most often ended first (estimate_ci's ('cut open', claim))."""
+    """(share, claim id) of the unchanged every-technique runs in which the cap ended one of that
+    claim's checks failing, the most often first (estimate_ci's ('cut open', claim))."""
     return sorted(((v, key[1]) for key, v in rates.items() if len(key) == 2 and key[0] == "cut open" and v > 0),
                   reverse=True)
 
@@ -815,12 +844,14 @@ def cap_lines(sec: dict) -> list:
              "plugin's schedule; a configuration its technique file gives its own warm-up at the forks that ran it)")
     if ("capped", 0.0) in r:
         words += (f". CI's gate is capped at {sec['cap'] / 60:.0f} minutes (`-Djmh.budget`, suite.json): when the groups "
-                  "still open cannot all reach their next look within it, they end undecided there, INCONCLUSIVE, "
-                  f"which fails. The cap ends {r[('capped', 0.0)]:.1%} of those unchanged runs; with the checks' own "
-                  f"false alarms, **{r[('run capped', 0.0)]:.1%}** of them fail")
+                  "still open cannot all reach their next look within it, the cap brings that look forward to the whole "
+                  "rounds that still fit and ends them there, judged at the stricter of the two looks' levels (undecided, "
+                  f"INCONCLUSIVE, which fails). It ends {r[('capped', 0.0)]:.1%} of those unchanged runs early and a check "
+                  f"it ended fails in {r[('cap failed', 0.0)]:.1%}; with the checks' own false alarms, "
+                  f"**{r[('run capped', 0.0)]:.1%}** of them fail")
         open_ = cut_open(r)
         if open_:
-            words += ("; the checks it ended undecided (a run may end several): "
+            words += ("; the checks it ended failing (a run may end several): "
                       + ", ".join(f"`{cid}`'s in {v:.1%} of the runs" for v, cid in open_)
                       + ", so a cheaper or steadier trial of the first is what would lower it most")
         words += ". A change reaching fewer techniques is far from the cap"
@@ -942,8 +973,10 @@ def readme_block(sections: list, draws, passes) -> str:
                      + (" A run reaching every technique (JMH's version, the compiler's settings) averages "
                         f"{ci_rates[('minutes', 0.0)]:.0f} minutes of "
                         f"trials; CI's {sec['cap'] / 60:.0f}-minute cap ends {ci_rates[('capped', 0.0)]:.1%} of such "
-                        f"unchanged runs INCONCLUSIVE, so {ci_rates[('run capped', 0.0)]:.1%} of them fail"
-                        + (f" (most often `{ended[0][1]}`'s check undecided, in {ended[0][0]:.1%})" if ended else "")
+                        f"unchanged runs early, at a look it brings forward, and {ci_rates[('run capped', 0.0)]:.1%} of "
+                        "them fail"
+                        + (f" (most often by `{ended[0][1]}`'s check where the cap ended it, in {ended[0][0]:.1%})"
+                           if ended else "")
                         + "." if ("capped", 0.0) in ci_rates else ""))
         t = sec.get("tradeoff")
         if t:

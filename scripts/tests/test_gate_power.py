@@ -317,34 +317,62 @@ def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_p
         assert out.strip() == "interrupted after cleaned", (sig.name, out)
 
 
-def test_the_cap_ends_a_run_whose_open_groups_cannot_reach_their_next_look_within_it():
+def test_the_cap_brings_forward_the_look_its_open_groups_cannot_reach_within_it():
     looks = (5, 10, 20)
     # two groups of 100 s a trial: one decided at 5, one at 20; after look 5 (1000 s) the open one
     # needs 500 s to look 10, after look 10 (1500 s) 1000 s more to look 20
     used = [(5, 100.0), (20, 100.0)]
     assert gate_power.cap_cut(used, looks, None) is None
     assert gate_power.cap_cut(used, looks, 2500) is None
-    assert gate_power.cap_cut(used, looks, 2499) == 10, "1500 s at look 10 and 1000 s to go do not fit in 2499"
-    assert gate_power.cap_cut(used, looks, 1499) == 5, "nor 500 s after the first look's 1000 in 1499"
+    assert gate_power.cap_cut(used, looks, 2499) == (10, 19), "1000 s to go do not fit in 2499, 9 rounds of 100 s do"
+    assert gate_power.cap_cut(used, looks, 1799) == (10, 12), "299 s left at look 10: two whole rounds"
+    assert gate_power.cap_cut(used, looks, 1499) == (5, 9), "nor 500 s after the first look's 1000 in 1499: 4 rounds"
+    assert gate_power.cap_cut(used, looks, 1050) == (5, 5), "no round fits: ended at the look it reached"
     assert gate_power.cap_cut([(5, 100.0), (5, 100.0)], looks, 1) is None, "every group decided at 5: nothing is cut"
 
 
-def test_the_report_names_the_checks_the_cap_ended_undecided(monkeypatch):
+def test_a_check_the_cap_ended_is_judged_on_the_trials_it_reached():
     rule = gate_power.rule_for((5, 10, 20), 20.0, 0.05)
-    # each synthetic check passes after the trials its pool names: 'quiet' at 5, 'noisy' only at 20,
-    # so with 100 s a trial each the cap of 2000 s ends every run at the look at 10 (1500 s spent,
-    # 1000 to go), with only noisy's check open
-    monkeypatch.setattr(gate_power, "ci_checks", lambda pool, *_: (False, False, pool[0]))
-    pools = {"quiet": [5], "noisy": [20]}
-    r = gate_power.estimate_ci(pools, rule, 200, 3, seconds={"quiet": 100.0, "noisy": 100.0}, cap_seconds=2000.0)
-    assert r[("capped", 0.0)] == 1.0
-    assert r[("cut open", "noisy")] == 1.0 and r[("cut open", "quiet")] == 0.0
+    steady = ([0.01, -0.01] * 10, ([], []))
+    assert not gate_power.cut_short(steady, 15, rule, strict=True), "15 steady trials clear the margin"
+    wide = ([0.4, -0.4] * 10, ([], []))
+    assert gate_power.cut_short(wide, 15, rule, strict=True), "undecided at 15, judged strictly: fails"
+    assert not gate_power.cut_short(wide, 15, rule, strict=False), "undecided, not strict: only a shown loss fails"
+    slower = ([0.0] * 20, ([-0.3, -0.31] * 10, [0.0] * 20))
+    assert gate_power.cut_short(slower, 15, rule, strict=True, timing=(2, 10.0)), "a time row shown 26% slower fails"
+    # judged at the stricter of the two looks' levels, 0.9875 between 10 and 20: a change whose bound at
+    # 0.975 (the last look's) would clear the bar, but not at 0.9875
+    d = [math.log(0.9) + 0.21 * (-1) ** i for i in range(15)]
+    assert twocommit.one_sided(d, 0.975).lo > 0.8 > twocommit.one_sided(d, 0.9875).lo
+    assert rule.level_at(15) == 0.9875 and twocommit.decide(d, rule)[0] == "inconclusive"
+    assert gate_power.cut_short((d, ([], [])), 15, rule, strict=True)
+
+
+def test_the_report_names_the_checks_the_cap_ended_failing(monkeypatch):
+    rule = gate_power.rule_for((5, 10, 20), 20.0, 0.05)
+    # each synthetic check is decided after the trials its pool names: 'quiet' at 5, the others only at
+    # 20; with 100 s a trial each, a cap of 2000 s brings the look at 10 forward (1500 s spent at the
+    # first look, 1000 to go): 'noisy' and 'steady' end at 7 trials (2 rounds of 200 s fit in 500),
+    # where noisy's trials are undecided and steady's clear the margin
+    trials = {5: [0.0] * 20, 20: [0.4, -0.4] * 10, 21: [0.01, -0.01] * 10}
+    monkeypatch.setattr(gate_power, "ci_checks",
+                        lambda pool, *_: (False, False, min(pool[0], 20), (trials[pool[0]], ([], []))))
+    pools = {"quiet": [5], "noisy": [20], "steady": [21]}
+    every = frozenset(pools)
+    secs = dict.fromkeys(pools, 100.0)
+    r = gate_power.estimate_ci(pools, rule, 200, 3, strict=every, seconds=secs, cap_seconds=2000.0)
+    assert r[("capped", 0.0)] == 1.0 and r[("cap failed", 0.0)] == 1.0 and r[("run capped", 0.0)] == 1.0
+    assert r[("cut open", "noisy")] == 1.0 and r[("cut open", "steady")] == 0.0 and r[("cut open", "quiet")] == 0.0
     assert gate_power.cut_open(r) == [(1.0, "noisy")]
     words = gate_power.cap_lines({"ci_rates": r, "cap": 2000.0})[1]
-    assert "`noisy`'s in 100.0% of the runs" in words and "`quiet`" not in words, words
-    uncapped = gate_power.estimate_ci(pools, rule, 200, 3, seconds={"quiet": 100.0, "noisy": 100.0}, cap_seconds=2500.0)
+    assert "`noisy`'s in 100.0% of the runs" in words and "`quiet`" not in words and "`steady`" not in words, words
+    calm = gate_power.estimate_ci({"quiet": [5], "steady": [21]}, rule, 200, 3, strict=every,
+                                  seconds=secs, cap_seconds=1600.0)
+    assert calm[("capped", 0.0)] == 1.0 and calm[("cap failed", 0.0)] == 0.0, "steady passes at the look brought forward"
+    assert calm[("run capped", 0.0)] == 0.0 and gate_power.cut_open(calm) == []
+    uncapped = gate_power.estimate_ci(pools, rule, 200, 3, strict=every, seconds=secs, cap_seconds=4500.0)
     assert uncapped[("capped", 0.0)] == 0.0 and gate_power.cut_open(uncapped) == []
-    assert "ended undecided" not in gate_power.cap_lines({"ci_rates": uncapped, "cap": 2500.0})[1]
+    assert "ended failing" not in gate_power.cap_lines({"ci_rates": uncapped, "cap": 4500.0})[1]
 
 
 def test_a_configuration_with_its_own_warm_up_is_priced_at_the_forks_that_ran_it():
