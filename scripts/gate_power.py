@@ -284,13 +284,13 @@ def sequential(pool, loss, rule, rng) -> tuple:
     return outcome, len(d), (tv, tb), d
 
 
-def time_failed(times, timing) -> bool:
-    """Whether either configuration's time check fails (twocommit.time_verdict) on the trials a
-    synthetic check drew; timing is (m, threshold %), or None to leave time out."""
+def time_failed(times, timing, rule=None) -> bool:
+    """Whether either configuration's time check fails (twocommit.time_verdict, at the rule's look for
+    its trials) on the trials a synthetic check drew; timing is (m, threshold %), or None to leave time out."""
     if not timing:
         return False
     m, threshold = timing
-    return any(logs and twocommit.time_verdict(logs, m, threshold)[0] for logs in times)
+    return any(logs and twocommit.time_verdict(logs, m, threshold, rule)[0] for logs in times)
 
 
 def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
@@ -301,7 +301,7 @@ def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
     at the last look; with timing, the time rows of both configurations are judged on the trials
     drawn."""
     outcome, n, times, d = sequential(pool, loss, rule, rng)
-    return gain_failed(outcome, strict), time_failed(times, timing), n, (d, times)
+    return gain_failed(outcome, strict), time_failed(times, timing, rule), n, (d, times)
 
 
 def gain_failed(outcome: str, strict: bool) -> bool:
@@ -315,7 +315,7 @@ def cut_short(trials, reached: int, rule, strict=False, timing=None) -> bool:
     the rule's level for that count (a look brought forward: the stricter of its two looks')."""
     d, times = trials
     outcome, _ = twocommit.decide(d[:reached], rule)
-    return gain_failed(outcome, strict) or time_failed(tuple(x[:reached] for x in times), timing)
+    return gain_failed(outcome, strict) or time_failed(tuple(x[:reached] for x in times), timing, rule)
 
 
 def cap_cut(used: list, looks: tuple, cap_seconds: float | None) -> tuple | None:
@@ -347,7 +347,7 @@ def ci_mode(pool, loss, rule, rng, strict=False, timing=None) -> bool:
 def one_check(pool, loss, rule, rng, timing=None) -> tuple:
     """One synthetic gain check under the rule (and with timing the two time rows): (failed?, trials used)."""
     outcome, n, times, _ = sequential(pool, loss, rule, rng)
-    return outcome != "pass" or time_failed(times, timing), n
+    return outcome != "pass" or time_failed(times, timing, rule), n
 
 
 def checks_per_claim(suite) -> dict:
@@ -716,7 +716,8 @@ def report(sections: list, rule, draws, passes) -> str:
              f"(alpha {rule.alpha:g} spent over the looks, Bonferroni); undecided at the last look fails. Allocation: fork medians "
              f"+{twocommit.ALLOC_MIN_BYTES:g} B and +{twocommit.ALLOC_MIN_PCT:g}%, exact rank-sum p <= "
              f"{twocommit.ALLOC_ALPHA:g} over {rule.looks[0]} forks a side. Time rows fail only when shown slower than "
-             f"the threshold at level 1 - {twocommit.TIME_ALPHA:g}/m over the m configurations of the run.", "",
+             f"the threshold at level 1 - a/m over the m configurations of the run, a the share of "
+             f"{twocommit.TIME_ALPHA:g} the look spends in the gain's shares.", "",
              "The synthetic passes judge the time rows too: each synthetic trial of a side is one real trial's pair of "
              "fork figures (the variant's and the baseline's, so its gain is that trial's), a loss slows the head "
              "side's variant by that much, and the two configurations' time rows are judged on the trials the gain "

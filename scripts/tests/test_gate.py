@@ -664,3 +664,19 @@ def test_a_check_the_cap_ended_says_so_at_a_look_or_at_a_look_it_brought_forward
     assert "one-sided 0.9875 bounds" in mget and "(20 trials)" in mget and "brought its next look forward" in mget, mget
     code, out, _ = run_gate(capsys, MGET_TO_TWENTY, "--fork-figure", "best")
     assert "brought" not in out and "cap" not in " ".join(rows(out, "gain"))
+
+
+TEN_PCT_MISSED_AT_0005 = REPO / "results" / "ci" / "20261127T082844Z-3963fd5-dirty.json"  # indexof-slower-10pct, 5 trials
+
+
+def test_a_time_row_is_judged_at_its_looks_share_of_time_alpha():
+    """The 10pct pass of 2026-11-27 08:28: the patch cost indexOf 15% (0.846x at '||' over 5 trials);
+    at TIME_ALPHA = 0.005 (the rule until then) the bound reached 0.901x and it passed; spending 0.05
+    over the looks (a quarter at 5 trials, over m = 4 configurations: level 0.996875) shows it."""
+    from hpb import twocommit
+    from hpb.config import load_suite
+    run = twocommit.fast_state(load(TEN_PCT_MISSED_AT_0005))
+    rows = [v for v in twocommit.judge(run, load_suite()) if v.check == "time" and v.params.get("variant") == "INDEX_OF"]
+    bars = [v for v in rows if v.params["delimiter"] == "||"][0]
+    assert bars.outcome == "regression" and "one-sided 0.9969 bounds, 5 trials" in bars.reason, bars.reason
+    assert 0.85 < bars.figure.hi < 0.9

@@ -75,6 +75,15 @@ def test_the_time_rows_catch_a_slowed_variant_the_gain_check_leaves_undecided():
     assert twocommit.time_verdict([math.log(0.7) + x for x in (0.0, 0.01, -0.01, 0.02, -0.02)], 2, 10)[0]
     assert not twocommit.time_verdict([math.log(0.95) + x for x in (0.0, 0.01, -0.01, 0.02, -0.02)], 2, 10)[0]
     assert not twocommit.time_verdict([math.log(0.7), 0.0, 0.3, -0.4, 0.1], 2, 10)[0]  # too wide to show it
+    # the rows of a gate run spend TIME_ALPHA over its looks in the gain's shares (a quarter, a quarter, half)
+    rule = gate_power.rule_for((5, 10, 20), 20.0, 0.05)
+    assert twocommit.time_level(5, 4, rule) == pytest.approx(1 - 0.05 / 4 / 4)
+    assert twocommit.time_level(10, 4, rule) == pytest.approx(1 - 0.05 / 4 / 4)
+    assert twocommit.time_level(20, 4, rule) == pytest.approx(1 - 0.05 / 2 / 4)
+    assert twocommit.time_level(7, 4) == pytest.approx(1 - 0.05 / 4), "no looks: all of TIME_ALPHA"
+    near = [math.log(0.85) + x for x in (0.05, -0.05, 0.04, -0.04, 0.0)]
+    five, twenty = twocommit.time_verdict(near, 4, 10, rule), twocommit.time_verdict(near * 4, 4, 10, rule)
+    assert not five[0] and twenty[0] and twenty[1].hi < 0.9 < five[1].hi, "20 trials at the last look's share show it"
     one = twocommit.Rule(looks=(5,), margin_pct=20, alpha=0.05)
     rng = random.Random(2)
     # a quiet variant, a noisy baseline: the gain moves too much to decide, the variant's own time does not
