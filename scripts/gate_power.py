@@ -39,8 +39,9 @@ before its looks reached 20); a time row shown slower than the threshold fails e
 cap (its -Djmh.budget) is priced at the seconds a trial of each check cost in the real passes (a
 configuration its technique file gives its own warm-up at the forks that ran it): the share of
 unchanged runs over every technique it ends early, at a look it brings forward to the trials that
-fit (cap_cut), and the share that then fail, each check it ended judged on the trials it reached. The moonshot (a 10% loss caught) is priced
-the same way: CI's mode with the margin narrowed to 15% and 10% (TRADEOFF_MARGINS), its
+fit (cap_cut), and the share that then fail, each check it ended judged on the trials it reached.
+The moonshot (a 10% loss caught) is priced the same way: CI's mode with the margin narrowed to 15%
+and 10% (TRADEOFF_MARGINS), its
 false alarms, trials and minutes beside the share of 10% losses caught; and again as if each trial
 ran two forks of every configuration a side, judged by the better (best_of: a run's consecutive
 trials paired into one unit, priced at two trials).
