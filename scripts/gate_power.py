@@ -44,7 +44,9 @@ The moonshot (a 10% loss caught) is priced the same way: CI's mode with the marg
 and 10% (TRADEOFF_MARGINS), its
 false alarms, trials and minutes beside the share of 10% losses caught; and again as if each trial
 ran two forks of every configuration a side, judged by the better (best_of: a run's consecutive
-trials paired into one unit, priced at two trials).
+trials paired into one unit, priced at two trials). A patch that costs its variant about the time
+rows' threshold (10%) is priced too: with a lower threshold and each check held open until its time
+rows are settled, shown slower than the threshold or slower by less than 10% (hold_tradeoff).
 """
 from __future__ import annotations
 
@@ -68,6 +70,8 @@ TARGET_FALSE_ALARM, TARGET_CATCH = 0.01, 0.95
 TRADEOFF_MARGINS = (10.0, 15.0)
 # The moonshot's what-if: forks a configuration and side per trial, the best of them judged (best_of()).
 BEST_OF = 2
+# The what-if of time rows that hold a check open (hold_tradeoff): (threshold %, settle %) pairs.
+HOLD_RULES = ((5.0, 10.0), (2.5, 10.0))
 CI_DIR = RESULTS_DIR / "ci"
 FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
 
@@ -261,15 +265,18 @@ def claim_seconds(passes, suite=None) -> dict:
     return {cid: sum(v) / len(v) for cid, v in acc.items()}
 
 
-def sequential(pool, loss, rule, rng) -> tuple:
+def sequential(pool, loss, rule, rng, hold=None) -> tuple:
     """One synthetic gain check at the rule's looks, stopped at the first that decides it:
     (outcome, trials used, (the variant's, the baseline's) per-trial time logs, head against base,
     the per-trial changes of the gain).
     A pool of floats holds log gains; one of (v, b) pairs (centred_pairs) also gives the time logs,
-    and a loss then slows the head side's variant (its gain falls by the loss)."""
+    and a loss then slows the head side's variant (its gain falls by the loss).
+    hold (the what-if of hold_tradeoff; pairs only): (m, threshold %, settle %): the check goes on
+    past a look that decides its gain (kept as decided there) until both time rows are settled too,
+    each shown slower than the threshold or shown slower by less than settle % (time_settled)."""
     shift = math.log(1 - loss) if loss else 0.0
     d, tv, tb = [], [], []
-    outcome = "inconclusive"
+    outcome, first = "inconclusive", None
     for n in rule.looks:
         while len(d) < n:
             head, base = rng.choice(pool), rng.choice(pool)
@@ -280,9 +287,17 @@ def sequential(pool, loss, rule, rng) -> tuple:
             else:
                 d.append(head + shift - base)
         outcome, _ = twocommit.decide(d, rule)
-        if outcome != "inconclusive":
+        first = first or (outcome if outcome != "inconclusive" else None)
+        if first and (hold is None or all(time_settled(logs, rule, *hold) for logs in (tv, tb))):
             break
-    return outcome, len(d), (tv, tb), d
+    return first or outcome, len(d), (tv, tb), d
+
+
+def time_settled(logs, rule, m: int, threshold_pct: float, settle_pct: float) -> bool:
+    """Whether a time row's trials settle it at their look (twocommit.time_level): shown slower than the
+    threshold (it fails), or its lower bound above 1 - settle % (shown slower by less than that)."""
+    fig = twocommit.one_sided(logs, twocommit.time_level(len(logs), m, rule))
+    return bool(fig.known and (fig.hi < 1 - threshold_pct / 100 or fig.lo > 1 - settle_pct / 100))
 
 
 def time_failed(times, timing, rule=None) -> bool:
@@ -294,14 +309,15 @@ def time_failed(times, timing, rule=None) -> bool:
     return any(logs and twocommit.time_verdict(logs, m, threshold, rule)[0] for logs in times)
 
 
-def ci_checks(pool, loss, rule, rng, strict=False, timing=None) -> tuple:
+def ci_checks(pool, loss, rule, rng, strict=False, timing=None, settle=None) -> tuple:
     """One synthetic gain check as CI judges it, at CI's looks (a group decided at a look stops
     there, as the plugin's schedule stops it): (the gain check failed, a time row failed, trials
     used, the trials themselves: (changes of the gain, time logs)) on the same draws. The gain check
     fails on a shown loss, and for a claim CI judges strictly (gate.py --strict) also when undecided
     at the last look; with timing, the time rows of both configurations are judged on the trials
-    drawn."""
-    outcome, n, times, d = sequential(pool, loss, rule, rng)
+    drawn, and with settle % too (hold_tradeoff's what-if) the check goes on until they are settled."""
+    hold = (*timing, settle) if timing and settle else None
+    outcome, n, times, d = sequential(pool, loss, rule, rng, hold)
     return gain_failed(outcome, strict), time_failed(times, timing, rule), n, (d, times)
 
 
@@ -363,7 +379,7 @@ def checks_per_claim(suite) -> dict:
 
 
 def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None,
-                seconds=None, cap_seconds=None) -> dict:
+                seconds=None, cap_seconds=None, settle=None) -> dict:
     """(claim, loss) -> share of synthetic CI-mode passes that failed; ('run', 0) any of a run's;
     (claim, loss, 'gain') the share the gain checks alone failed, on the same draws. No loss: a claim
     fails when any of its checks (one per configuration) fails; a loss: one check, the loss in one
@@ -375,7 +391,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
     ended fails there, ('run capped', 0) the share that fail either way (a check the cap ended judged
     where it ended), and ('cut open', claim) the share of those runs in which the cap ended one of
     that claim's checks failing (a run may end several claims').
-    ('trials', claim): a check's mean trials on unchanged draws."""
+    ('trials', claim): a check's mean trials on unchanged draws. settle: hold_tradeoff's what-if (ci_checks)."""
     rng = random.Random(seed)
     checks = checks or {}
     timing = timing or {}
@@ -392,7 +408,7 @@ def estimate_ci(pools: dict, rule, draws, seed, strict=frozenset(), checks=None,
         for cid, pool in pools.items():
             for loss in (0.0,) + LOSSES:
                 k = checks.get(cid, 1) if loss == 0.0 else 1
-                made = [ci_checks(pool, loss, rule, rng, cid in strict, timing.get(cid)) for _ in range(k)]
+                made = [ci_checks(pool, loss, rule, rng, cid in strict, timing.get(cid), settle) for _ in range(k)]
                 f = any(g or t for g, t, *_ in made)
                 out[(cid, loss)] += f
                 gain[(cid, loss)] += any(g for g, *_ in made)
@@ -478,6 +494,18 @@ def best_of_tradeoff(figures: dict, rule, draws, seed, strict=frozenset(), check
                                         checks, timing, {cid: s * k for cid, s in (seconds or {}).items()}),
             "sd": {cid: (spread([f for f in figures[cid] if f[0] in {label for label, _ in r}]), spread(r))
                    for cid, r in units.items()}}
+
+
+def hold_tradeoff(pools: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None, seconds=None,
+                  cap_seconds=None, rules=HOLD_RULES) -> dict:
+    """The what-if of time rows that hold a check open: for each (threshold %, settle %) in rules,
+    estimate_ci's rates (seeded alike, with CI's cap) when each time row fails shown slower than the
+    threshold and a check stops only at a look that decides its gain and settles both its time rows
+    (time_settled)."""
+    return {(threshold, settle): estimate_ci(pools, rule, draws, seed, strict, checks,
+                                             {cid: (m, threshold) for cid, (m, _) in (timing or {}).items()},
+                                             seconds, cap_seconds, settle)
+            for threshold, settle in rules}
 
 
 def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None, timing=None) -> dict:
@@ -878,7 +906,7 @@ def tradeoff_lines(sec: dict) -> list:
                      "" if mins is None else f"{mins:.0f}", f"{caught:.1%}"])
     lines += table(["claim", "margin", "false alarm (a CI run reaching it)", "mean trials a check", "minutes",
                     "caught: 10% loss"], rows)
-    return lines + best_of_lines(sec)
+    return lines + best_of_lines(sec) + hold_lines(sec)
 
 
 def best_of_lines(sec: dict) -> list:
@@ -899,6 +927,39 @@ def best_of_lines(sec: dict) -> list:
                      f"{n:.1f}", "" if mins is None else f"{mins:.0f}", f"{caught:.1%}"])
     lines += table(["claim", "margin", f"sd of one side's log gain: a trial of one fork -> a unit of {k}",
                     "false alarm (a CI run reaching it)", "mean units a check", "minutes", "caught: 10% loss"], rows)
+    return lines
+
+
+def hold_lines(sec: dict) -> list:
+    """The what-if of time rows that hold a check open, beside CI's own time rows."""
+    h = sec.get("hold")
+    if not h:
+        return []
+    ci, r0 = sec["threshold"], sec["ci_rates"]
+    lines = ["", "#### What if the time rows held a check open", "",
+             f"A time row fails only when shown slower than the threshold ({ci:g}%), so a patch that costs its variant "
+             f"about {ci:g}% is a coin toss for it, and the gain check passes a {LOSSES[0]:.0%} loss by design. To catch "
+             "such a patch the threshold must sit below it, and a check must run until each time row is settled: shown "
+             "slower than the threshold (it fails), or its lower bound above the settle line (slower by less than "
+             "that). CI's mode at CI's looks, shares and cap, on unchanged draws and with the variant "
+             f"{LOSSES[0]:.0%} slower:", ""]
+    rows = []
+    for cid in sorted(sec["per_claim"]):
+        for (threshold, settle), r in [((ci, None), r0)] + sorted(h.items(), key=lambda kv: -kv[0][0]):
+            mins = (r[("trials", cid)] * sec["checks"].get(cid, 1) * sec["seconds"][cid] / 60
+                    if cid in sec["seconds"] else None)
+            rows.append([cid, f"fail > {threshold:g}%" + (f", settle < {settle:g}%" if settle else " (CI's)"),
+                         f"{r[(cid, 0.0)]:.2%}", f"{r[('trials', cid)]:.1f}", "" if mins is None else f"{mins:.0f}",
+                         f"{r[(cid, LOSSES[0])]:.1%}"])
+    lines += table(["claim", "time rows", "false alarm (a CI run reaching it)", "mean trials a check", "minutes",
+                    f"caught: variant {LOSSES[0]:.0%} slower"], rows)
+    if ("minutes", 0.0) in r0:
+        lines += ["", "A run reaching every technique: " + "; ".join(
+            f"{'CI' if settle is None else f'fail > {threshold:g}%, settle < {settle:g}%'}: {r[('minutes', 0.0)]:.0f} "
+            f"minutes of trials on average, {r[('run', 0.0)]:.1%} false alarms uncapped, "
+            + (f"the cap ends {r[('capped', 0.0)]:.1%} early and {r[('run capped', 0.0)]:.1%} fail" if ("capped", 0.0) in r
+               else "no cap")
+            for (threshold, settle), r in [((ci, None), r0)] + sorted(h.items(), key=lambda kv: -kv[0][0])) + "."]
     return lines
 
 
@@ -1101,6 +1162,9 @@ def main(argv=None) -> int:
                                         ci_rates=ci_rates) if figure == ci_figure else None,
             "best_of": best_of_tradeoff(figures, ci_rule, a.draws, a.seed, strict, checks, timing, seconds)
             if figure == ci_figure else None,
+            "hold": hold_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap)
+            if figure == ci_figure else None,
+            "threshold": threshold, "checks": checks, "seconds": seconds,
             "planned": plan(per_claim, [p for p in passes if p[0]["figure"] == figure], rule, suite=suite)})
     if not sections:
         raise InputError("no run of the trial protocol measured a claimed pair in 3 or more trials")

@@ -449,3 +449,39 @@ def test_the_best_of_two_forks_leaves_out_a_slow_jit_outcome_and_is_priced_at_tw
     assert n >= 5 and mins == pytest.approx(n * 2 * 60 / 60), "a unit costs two trials"
     lines = gate_power.best_of_lines({"best_of": b, "ci_rule": rule})
     assert any(l.startswith("| c | 10% |") for l in lines) and any("20% (CI's)" in l for l in lines)
+
+
+def test_a_time_row_settles_when_shown_slower_than_the_threshold_or_slower_by_less_than_the_settle_line():
+    rule = twocommit.Rule(twocommit.LOOKS, 20, 0.05, twocommit.SPEND)
+    steady = [math.log(0.9) + x for x in (0.001, -0.001, 0.002, -0.002, 0.0)]
+    assert gate_power.time_settled(steady, rule, 4, 5.0, 10.0), "10% slower, tightly: shown slower than 5%"
+    same = [x for x in (0.001, -0.001, 0.002, -0.002, 0.0)]
+    assert gate_power.time_settled(same, rule, 4, 5.0, 10.0), "unchanged, tightly: shown slower by less than 10%"
+    noisy = [math.log(0.93) + x for x in (0.08, -0.08, 0.05, -0.05, 0.0)]
+    assert not gate_power.time_settled(noisy, rule, 4, 5.0, 10.0), "7% slower, loosely: neither"
+    assert not gate_power.time_settled(steady[:1], rule, 4, 5.0, 10.0), "one trial gives no bound"
+
+
+def test_a_check_held_open_keeps_the_gain_decided_at_its_first_look_and_runs_until_its_time_rows_settle():
+    rule = twocommit.Rule(twocommit.LOOKS, 20, 0.05, twocommit.SPEND)
+    # the two configurations move together (the gain is steady: decided at 5) but each moves 8% a trial
+    rng = random.Random(2)
+    pool = []
+    for _ in range(400):
+        common = rng.gauss(0, 0.08)
+        pool.append((common + rng.gauss(0, 0.005), common + rng.gauss(0, 0.005)))
+    plain = gate_power.sequential(pool, 0.0, rule, random.Random(1))
+    held = gate_power.sequential(pool, 0.0, rule, random.Random(1), hold=(4, 5.0, 10.0))
+    assert plain[:2] == ("pass", 5), "the gain alone stops at the first look"
+    assert held[0] == "pass" and held[1] > 5, "its time rows, 8% a trial, are not settled at 5"
+    assert held[3][:5] == plain[3], "the same draws: the held check's first five trials are the plain one's"
+    rates = gate_power.hold_tradeoff({"c": pool}, rule, 200, 3, strict={"c"}, checks={"c": 1},
+                                     timing={"c": (4, 10.0)}, seconds={"c": 60.0}, rules=((5.0, 10.0),))
+    plain_rates = gate_power.estimate_ci({"c": pool}, rule, 200, 3, {"c"}, {"c": 1}, {"c": (4, 10.0)}, {"c": 60.0})
+    assert rates[(5.0, 10.0)][("trials", "c")] > plain_rates[("trials", "c")]
+    assert rates[(5.0, 10.0)][("c", 0.1)] > plain_rates[("c", 0.1)], "a 10% slower variant: caught more often held open"
+    lines = gate_power.hold_lines({"hold": rates, "threshold": 10.0, "ci_rates": plain_rates, "per_claim": {"c": []},
+                                   "checks": {"c": 1}, "seconds": {"c": 60.0}})
+    assert any(l.startswith("| c | fail > 10% (CI's) |") for l in lines)
+    assert any(l.startswith("| c | fail > 5%, settle < 10% |") for l in lines)
+    assert any(l.startswith("A run reaching every technique: CI:") for l in lines)
