@@ -71,7 +71,7 @@ TRADEOFF_MARGINS = (10.0, 15.0)
 # The moonshot's what-if: forks a configuration and side per trial, the best of them judged (best_of()).
 BEST_OF = 2
 # The what-if of time rows that hold a check open (hold_tradeoff): (threshold %, settle %) pairs.
-HOLD_RULES = ((5.0, 10.0), (2.5, 10.0))
+HOLD_RULES = ((2.5, 10.0), (2.5, 15.0))
 CI_DIR = RESULTS_DIR / "ci"
 FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
 
