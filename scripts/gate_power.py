@@ -70,8 +70,8 @@ TARGET_FALSE_ALARM, TARGET_CATCH = 0.01, 0.95
 TRADEOFF_MARGINS = (10.0, 15.0)
 # The moonshot's what-if: forks a configuration and side per trial, the best of them judged (best_of()).
 BEST_OF = 2
-# The what-if of time rows that hold a check open (hold_tradeoff): (threshold %, settle %) pairs.
-HOLD_RULES = ((2.5, 10.0), (2.5, 15.0))
+# The what-if of time rows that hold a check open (hold_tradeoff): (threshold %, settle % or None: no hold).
+HOLD_RULES = ((2.5, None), (2.5, 10.0), (2.5, 15.0))
 CI_DIR = RESULTS_DIR / "ci"
 FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
 
@@ -501,7 +501,7 @@ def hold_tradeoff(pools: dict, rule, draws, seed, strict=frozenset(), checks=Non
     """The what-if of time rows that hold a check open: for each (threshold %, settle %) in rules,
     estimate_ci's rates (seeded alike, with CI's cap) when each time row fails shown slower than the
     threshold and a check stops only at a look that decides its gain and settles both its time rows
-    (time_settled)."""
+    (time_settled); settle None: the threshold alone, the check stopping where its gain decides."""
     return {(threshold, settle): estimate_ci(pools, rule, draws, seed, strict, checks,
                                              {cid: (m, threshold) for cid, (m, _) in (timing or {}).items()},
                                              seconds, cap_seconds, settle)
@@ -938,29 +938,55 @@ def hold_lines(sec: dict) -> list:
     ci, r0 = sec["threshold"], sec["ci_rates"]
     lines = ["", "#### What if the time rows held a check open", "",
              f"A time row fails only when shown slower than the threshold ({ci:g}%), so a patch that costs its variant "
-             f"about {ci:g}% is a coin toss for it, and the gain check passes a {LOSSES[0]:.0%} loss by design. To catch "
-             "such a patch the threshold must sit below it, and a check must run until each time row is settled: shown "
-             "slower than the threshold (it fails), or its lower bound above the settle line (slower by less than "
-             "that). CI's mode at CI's looks, shares and cap, on unchanged draws and with the variant "
-             f"{LOSSES[0]:.0%} slower:", ""]
+             f"about {ci:g}% is a coin toss for it, and the gain check passes a {LOSSES[0]:.0%} loss by design. Priced "
+             "below: a lower threshold alone (a check still stops at the look that decides its gain), and with each "
+             "check held open until both its time rows are settled, shown slower than the threshold (it fails) or "
+             "with the lower bound above the settle line (slower by less than that). CI's mode at CI's looks, shares "
+             f"and cap, on unchanged draws and with the variant {LOSSES[0]:.0%} slower:", ""]
     rows = []
     for cid in sorted(sec["per_claim"]):
-        for (threshold, settle), r in [((ci, None), r0)] + sorted(h.items(), key=lambda kv: -kv[0][0]):
+        for (threshold, settle), r, label in hold_rows(sec):
             mins = (r[("trials", cid)] * sec["checks"].get(cid, 1) * sec["seconds"][cid] / 60
                     if cid in sec["seconds"] else None)
-            rows.append([cid, f"fail > {threshold:g}%" + (f", settle < {settle:g}%" if settle else " (CI's)"),
+            rows.append([cid, label,
                          f"{r[(cid, 0.0)]:.2%}", f"{r[('trials', cid)]:.1f}", "" if mins is None else f"{mins:.0f}",
                          f"{r[(cid, LOSSES[0])]:.1%}"])
     lines += table(["claim", "time rows", "false alarm (a CI run reaching it)", "mean trials a check", "minutes",
                     f"caught: variant {LOSSES[0]:.0%} slower"], rows)
     if ("minutes", 0.0) in r0:
         lines += ["", "A run reaching every technique: " + "; ".join(
-            f"{'CI' if settle is None else f'fail > {threshold:g}%, settle < {settle:g}%'}: {r[('minutes', 0.0)]:.0f} "
+            f"{label}: {r[('minutes', 0.0)]:.0f} "
             f"minutes of trials on average, {r[('run', 0.0)]:.1%} false alarms uncapped, "
             + (f"the cap ends {r[('capped', 0.0)]:.1%} early and {r[('run capped', 0.0)]:.1%} fail" if ("capped", 0.0) in r
                else "no cap")
-            for (threshold, settle), r in [((ci, None), r0)] + sorted(h.items(), key=lambda kv: -kv[0][0])) + "."]
+            for (threshold, settle), r, label in hold_rows(sec)) + "."]
     return lines
+
+
+def hold_rows(sec: dict) -> list:
+    """[((threshold %, settle % or None), rates, label)]: CI's own time rows, then hold_tradeoff's rules."""
+    ci = sec["threshold"]
+    return [((ci, None), sec["ci_rates"], f"fail > {ci:g}% (CI's)")] + [
+        ((threshold, settle), r, f"fail > {threshold:g}%" + (f", settle < {settle:g}%" if settle else ", no hold"))
+        for (threshold, settle), r in sec["hold"].items()]
+
+
+def hold_summary(sec: dict) -> str:
+    """The README's line on the what-if of time rows that hold a check open (hold_tradeoff)."""
+    def span(xs, fmt):
+        lo, hi = format(min(xs), fmt), format(max(xs), fmt)
+        return lo if lo == hi else f"{lo}-{hi}"
+    per_claim, parts = sec["per_claim"], []
+    for (threshold, settle), r in sec["hold"].items():
+        mins = [r[("trials", cid)] * sec["checks"].get(cid, 1) * sec["seconds"][cid] / 60
+                for cid in per_claim if cid in sec["seconds"]]
+        parts.append(f"at {threshold:g}%" + (f", settle line {settle:g}%" if settle else " alone")
+                     + f": caught {span([r[(cid, LOSSES[0])] for cid in per_claim], '.0%')}, "
+                     f"false alarms {span([r[(cid, 0.0)] for cid in per_claim], '.1%')} a CI run reaching a technique"
+                     + (f", {min(mins):.0f}-{max(mins):.0f} minutes of trials for a claim's checks" if mins else ""))
+    return (f"  What if a patch that costs its variant about {sec['threshold']:g}% (the time rows' threshold) were to be "
+            "caught by its time row: with a lower threshold, alone or with each check held open until its time rows "
+            "are shown slower than that or slower by less than a settle line, " + "; ".join(parts) + " (results/gate-power.md).")
 
 
 def readme_block(sections: list, draws, passes) -> str:
@@ -1064,6 +1090,8 @@ def readme_block(sections: list, draws, passes) -> str:
                          f"technique, a 10% loss caught {span([c for *_, c in at], '.0%')}"
                          + (f", but {min(mins):.0f}-{max(mins):.0f} minutes of trials for a claim's checks" if mins else "")
                          + " (results/gate-power.md).")
+        if sec.get("hold"):
+            lines.append(hold_summary(sec))
         rows, k, _, five = sec["planned"]
         mins = [m for *_, m in rows if m is not None]
         if rows and len(mins) == len(rows):

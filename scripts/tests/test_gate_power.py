@@ -476,7 +476,7 @@ def test_a_check_held_open_keeps_the_gain_decided_at_its_first_look_and_runs_unt
     assert held[0] == "pass" and held[1] > 5, "its time rows, 8% a trial, are not settled at 5"
     assert held[3][:5] == plain[3], "the same draws: the held check's first five trials are the plain one's"
     rates = gate_power.hold_tradeoff({"c": pool}, rule, 200, 3, strict={"c"}, checks={"c": 1},
-                                     timing={"c": (4, 10.0)}, seconds={"c": 60.0}, rules=((5.0, 10.0),))
+                                     timing={"c": (4, 10.0)}, seconds={"c": 60.0}, rules=((5.0, None), (5.0, 10.0)))
     plain_rates = gate_power.estimate_ci({"c": pool}, rule, 200, 3, {"c"}, {"c": 1}, {"c": (4, 10.0)}, {"c": 60.0})
     assert rates[(5.0, 10.0)][("trials", "c")] > plain_rates[("trials", "c")]
     assert rates[(5.0, 10.0)][("c", 0.1)] > plain_rates[("c", 0.1)], "a 10% slower variant: caught more often held open"
@@ -484,4 +484,12 @@ def test_a_check_held_open_keeps_the_gain_decided_at_its_first_look_and_runs_unt
                                    "checks": {"c": 1}, "seconds": {"c": 60.0}})
     assert any(l.startswith("| c | fail > 10% (CI's) |") for l in lines)
     assert any(l.startswith("| c | fail > 5%, settle < 10% |") for l in lines)
-    assert any(l.startswith("A run reaching every technique: CI:") for l in lines)
+    assert any(l.startswith("| c | fail > 5%, no hold |") for l in lines)
+    assert rates[(5.0, None)][("trials", "c")] == plain_rates[("trials", "c")], "no hold: stops where the gain decides"
+    assert any(l.startswith("A run reaching every technique: fail > 10% (CI's): ") for l in lines)
+    line = gate_power.hold_summary({"hold": rates, "threshold": 10.0, "per_claim": {"c": []}, "checks": {"c": 1},
+                                    "seconds": {"c": 60.0}})
+    r = rates[(5.0, 10.0)]
+    assert f"at 5%, settle line 10%: caught {r[('c', 0.1)]:.0%}, false alarms {r[('c', 0.0)]:.1%}" in line
+    assert f"at 5% alone: caught {rates[(5.0, None)][('c', 0.1)]:.0%}" in line
+    assert f"{r[('trials', 'c')]:.0f}-{r[('trials', 'c')]:.0f} minutes" in line, "a trial of one check costs a minute here"
