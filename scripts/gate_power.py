@@ -45,8 +45,10 @@ and 10% (TRADEOFF_MARGINS), its
 false alarms, trials and minutes beside the share of 10% losses caught; and again as if each trial
 ran two forks of every configuration a side, judged by the better (best_of: a run's consecutive
 trials paired into one unit, priced at two trials). A patch that costs its variant about the time
-rows' threshold (10%) is priced too: with a lower threshold and each check held open until its time
-rows are settled, shown slower than the threshold or slower by less than 10% (hold_tradeoff).
+rows' threshold (10%) is priced too (hold_tradeoff, HOLD_RULES): a lower threshold alone, and with
+each check held open past the look that decides its gain until both its time rows are settled,
+shown slower than the threshold or slower by less than a settle line (the rows judged, as in CI's
+mode, on the trials the check stopped at).
 """
 from __future__ import annotations
 
