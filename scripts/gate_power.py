@@ -948,8 +948,7 @@ def hold_lines(sec: dict) -> list:
     rows = []
     for cid in sorted(sec["per_claim"]):
         for (threshold, settle), r, label in hold_rows(sec):
-            mins = (r[("trials", cid)] * sec["checks"].get(cid, 1) * sec["seconds"][cid] / 60
-                    if cid in sec["seconds"] else None)
+            mins = check_minutes(sec, r, cid) if cid in sec["seconds"] else None
             rows.append([cid, label,
                          f"{r[(cid, 0.0)]:.2%}", f"{r[('trials', cid)]:.1f}", "" if mins is None else f"{mins:.0f}",
                          f"{r[(cid, LOSSES[0])]:.1%}"])
@@ -965,6 +964,18 @@ def hold_lines(sec: dict) -> list:
     return lines
 
 
+def span(xs, fmt=".0f") -> str:
+    """Figures as a range in the README's lines, "3-7", or one figure when the ends print alike."""
+    lo, hi = f"{min(xs):{fmt}}", f"{max(xs):{fmt}}"
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def check_minutes(sec: dict, rates: dict, cid: str) -> float:
+    """Minutes of trials a claim's checks take on unchanged draws: their mean trials at these rates, at
+    what one trial of the claim cost in the real passes."""
+    return rates[("trials", cid)] * sec["checks"].get(cid, 1) * sec["seconds"][cid] / 60
+
+
 def hold_rows(sec: dict) -> list:
     """[((threshold %, settle % or None), rates, label)]: CI's own time rows, then hold_tradeoff's rules."""
     ci = sec["threshold"]
@@ -975,13 +986,9 @@ def hold_rows(sec: dict) -> list:
 
 def hold_summary(sec: dict) -> str:
     """The README's line on the what-if of time rows that hold a check open (hold_tradeoff)."""
-    def span(xs, fmt):
-        lo, hi = format(min(xs), fmt), format(max(xs), fmt)
-        return lo if lo == hi else f"{lo}-{hi}"
     per_claim, parts = sec["per_claim"], []
     for (threshold, settle), r in sec["hold"].items():
-        mins = [r[("trials", cid)] * sec["checks"].get(cid, 1) * sec["seconds"][cid] / 60
-                for cid in per_claim if cid in sec["seconds"]]
+        mins = [check_minutes(sec, r, cid) for cid in per_claim if cid in sec["seconds"]]
         parts.append(f"at {threshold:g}%" + (f", settle line {settle:g}%" if settle else " alone")
                      + f": caught {span([r[(cid, LOSSES[0])] for cid in per_claim], '.0%')}, "
                      f"false alarms {span([r[(cid, 0.0)] for cid in per_claim], '.1%')} a CI run reaching a technique"
@@ -1000,10 +1007,6 @@ def readme_block(sections: list, draws, passes) -> str:
     ci_sec = next((sec for sec in sections if sec["figure"] == sec["ci_figure"]), None)
     today = (ci_sec["figure"], ",".join(map(str, ci_sec["ci_rule"].looks))) if ci_sec else None
     ci_one = ci_sec["one_cpu"] if ci_sec else None
-
-    def span(xs, fmt=".0f"):
-        lo, hi = f"{min(xs):{fmt}}", f"{max(xs):{fmt}}"
-        return lo if lo == hi else f"{lo}-{hi}"
 
     def summary(mine, what):
         aa = [(r, f, c) for rec, r, f, _, c in mine if rec.get("expect") == "pass"]
