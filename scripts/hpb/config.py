@@ -445,9 +445,10 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     d = _read(path)
     ck.obj(d, "suite", required=("regression", "ci"))
     reg = ck.obj(d["regression"], "regression",
-                 optional=("threshold_pct", "per_benchmark", "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct",
-                           "ratio_tolerance_calibrated_from", "ratio_tolerance_why"))
-    for k in ("threshold_pct", "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct"):
+                 optional=("threshold_pct", "two_commit_threshold_pct", "two_commit_threshold_why", "per_benchmark",
+                           "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct", "ratio_tolerance_calibrated_from",
+                           "ratio_tolerance_why"))
+    for k in ("threshold_pct", "two_commit_threshold_pct", "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct"):
         if k in reg:
             ck.number(reg[k], f"regression.{k}", positive=True)
     for k, v in (reg.get("per_benchmark") or {}).items():
