@@ -8,7 +8,7 @@
 A two-commit run is judged on its own (hpb.twocommit; docs/gate.md has the rule): each gated claim's
 change of gain, head against base, is a non-inferiority check at the run's margin (PASS, REGRESSION
 or INCONCLUSIVE, which fails), the claims' fixed bars are judged on head's forks, a configuration's
-time fails only when shown slower than the threshold, and allocation is judged over each side's
+time fails only when shown slower than suite.json's two_commit_threshold_pct, and allocation is judged over each side's
 forks. Otherwise:
 
 Exit 0 pass, 1 a regression or a broken claim, 2 bad input (one line on stderr). Prints one table
@@ -19,7 +19,7 @@ results/baseline.json, the claims are every technique's under scripts/techniques
 - claim: a ratio inside this run clears its bar at the pessimistic end of its interval (or lies
   within +/-X% for an equivalence claim). INCONCLUSIVE (no interval) and NOT RUN (not in this run,
   or only part of what it names; --allow-missing makes that a warning) fail too.
-- time: more than the threshold worse than the baseline with the two intervals apart; a WARN when
+- time: more than the threshold (suite.json's threshold_pct) worse than the baseline with the two intervals apart; a WARN when
   the JDK, JVM options or CPU differ (absolute times do not travel) or with --time-warn-only.
 - B/op: allocation grew by at least 16 bytes and 5%: an extra object per call fails anywhere.
 - ratio: a pair's in-run gain fell below the baseline run's by more than the pair's tolerance, even

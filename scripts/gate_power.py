@@ -44,11 +44,13 @@ The moonshot (a 10% loss caught) is priced the same way: CI's mode with the marg
 and 10% (TRADEOFF_MARGINS), its
 false alarms, trials and minutes beside the share of 10% losses caught; and again as if each trial
 ran two forks of every configuration a side, judged by the better (best_of: a run's consecutive
-trials paired into one unit, priced at two trials). A patch that costs its variant about the time
-rows' threshold (10%) is priced too (hold_tradeoff, HOLD_RULES): a lower threshold alone, and with
-each check held open past the look that decides its gain until both its time rows are settled,
-shown slower than the threshold or slower by less than a settle line (the rows judged, as in CI's
-mode, on the trials the check stopped at).
+trials paired into one unit, priced at two trials). A patch that costs its variant 10%, which the
+gain check passes by design, is priced for the time rows (hold_tradeoff, HOLD_RULES): CI's threshold
+(suite.json's two_commit_threshold_pct) beside another alone, and with each check held open past
+the look that decides its gain until both its time rows are settled, shown slower than the
+threshold or slower by less than a settle line (the rows judged, as in CI's mode, on the trials the
+check stopped at). The real passes made as CI makes them are re-judged under the same rules from
+their own trials (replay_passes): exactly for a threshold alone, which moves no stop.
 """
 from __future__ import annotations
 
