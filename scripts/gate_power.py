@@ -328,19 +328,13 @@ def replay_hold(run, suite, rule, threshold_pct: float, settle_pct: float | None
     for t, c in twocommit.gained_pairs(suite):
         if chosen is not None and c["id"] not in chosen:
             continue
-        head, _, _, _ = verdicts._claim_groups(by["head"], c, t, suite)
-        base, _, _, _ = verdicts._claim_groups(by["base"], c, t, suite)
-        for g in head:
-            bg = next((x for x in base if x.params == g.params), None)
-            if bg is None:
-                continue
-            now = twocommit.trial_logs(g.result(c["variant"]), g.result(c["baseline"]), t)
-            then = twocommit.trial_logs(bg.result(c["variant"]), bg.result(c["baseline"]), t)
+        for g, bg in twocommit.claim_sides(by, t, c, suite):
+            # each configuration's time, head / base; their difference is the change of the gain
             rows = [twocommit.trial_logs(g.result(x), bg.result(x), t) for x in (c["variant"], c["baseline"])]
-            keys = sorted(set(now) & set(then) & set(rows[0]) & set(rows[1]))
+            keys = sorted(set(rows[0]) & set(rows[1]))
             gid = group_of.get((c["id"], tuple(sorted(g.params.items())))) or f"{c['id']} {g.params}"
             where = f"{c['id']}" + (f" {g.params['delimiter']}" if g.params.get("delimiter") else "")
-            groups.setdefault(gid, []).append((where, c["id"], [now[k] - then[k] for k in keys],
+            groups.setdefault(gid, []).append((where, c["id"], [rows[0][k] - rows[1][k] for k in keys],
                                                [[r[k] for k in keys] for r in rows]))
     failing, stops, undetermined = [], {}, False
     for gid, checks in groups.items():

@@ -249,16 +249,19 @@ def names(t, c: dict, r) -> bool:
     return True
 
 
-def gain_logs(by: dict, t, c, suite: Suite) -> list:
-    """[(params, {trial: d_t})] for one gated claim: per trial, ln(gain_head / gain_base)."""
+def claim_sides(by: dict, t, c, suite: Suite) -> list:
+    """[(head group, base group)] of one gated claim: each group of its pair on head with the base
+    group of the same params."""
     from .verdicts import _claim_groups
     head, _, _, _ = _claim_groups(by["head"], c, t, suite)
     base, _, _, _ = _claim_groups(by["base"], c, t, suite)
+    return [(g, bg) for g in head for bg in [next((x for x in base if x.params == g.params), None)] if bg is not None]
+
+
+def gain_logs(by: dict, t, c, suite: Suite) -> list:
+    """[(params, {trial: d_t})] for one gated claim: per trial, ln(gain_head / gain_base)."""
     out = []
-    for g in head:
-        bg = next((x for x in base if x.params == g.params), None)
-        if bg is None:
-            continue
+    for g, bg in claim_sides(by, t, c, suite):
         now = trial_logs(g.result(c["variant"]), g.result(c["baseline"]), t)
         then = trial_logs(bg.result(c["variant"]), bg.result(c["baseline"]), t)
         out.append((dict(g.params), {k: now[k] - then[k] for k in sorted(set(now) & set(then))}))
