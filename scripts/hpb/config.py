@@ -4,9 +4,10 @@
 A technique's file is the one place that says everything the scripts need about it: its title, the
 benchmark class, the variant param and baseline, the metrics its benchmark writes beside JMH's, the
 figures the README cites, the write-up's published claims, the claims CI enforces (each naming the
-CI pass that produces its data), the targets the report judges and the warm-up a configuration
-needs beyond its class's (`warmup`, which the plugin gives its forks). Adding a technique means adding
-such a file; report, gate, export, reproduce and .ci/run (through ci_plan.py) find it there.
+CI pass that produces its data), the targets the report judges, the warm-up a configuration needs
+beyond its class's (`warmup`, which the plugin gives its forks) and the shared packages its code uses
+(`uses`). Adding a technique means adding such a file; report, gate, export, reproduce and .ci/run
+(through ci_plan.py) find it there.
 
 Every file is checked by rule: unknown keys, wrong types, missing ids, duplicate ids, claims on
 metrics nobody declared and CI passes that do not exist are bad input (InputError, one line).
@@ -18,10 +19,11 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .model import SCRIPTS_DIR, InputError, comparable, unit_kind
+from .model import REPO, SCRIPTS_DIR, InputError, comparable, unit_kind
 
 SUITE_FILE = SCRIPTS_DIR / "suite.json"
 TECHNIQUES_DIR = SCRIPTS_DIR / "techniques"
+SRC_PACKAGES = REPO / "src/main/java/io/hotpathbench"
 
 # The gc profiler's metrics, which every technique's results carry.
 JMH_METRICS = {
@@ -354,8 +356,8 @@ def load_technique(path: Path, passes: dict) -> Technique:
     ck = _Check(path)
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
-           optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup"))
+           optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "uses", "cited",
+                     "answer", "ratio_tolerances", "published", "claims", "targets", "note", "warmup"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -433,6 +435,11 @@ def load_technique(path: Path, passes: dict) -> Technique:
             ck.fail(f"warmup[{i}].time", f"expected JMH's form of a time, such as 2s or 500ms, got {w['time']!r}")
         ck.string(w["why"], f"warmup[{i}].why")
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
+    # The packages of shared code under src/main/java/io/hotpathbench/ that the technique's code uses
+    # (the PostgreSQL launcher: "postgres"): a change there reaches the techniques that list it.
+    for name in ck.strings(d.get("uses") or [], "uses"):
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or not (SRC_PACKAGES / name).is_dir():
+            ck.fail("uses", f"{name!r} is no package under {SRC_PACKAGES.relative_to(REPO)}")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
                      base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
                      claims, targets, d.get("note", f"docs/{path.stem}.md"), d)

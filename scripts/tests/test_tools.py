@@ -316,6 +316,17 @@ def test_the_two_commit_pass_takes_gain_claims_only(tmp_path, monkeypatch):
         config.load_suite()
 
 
+def test_a_technique_file_names_the_shared_packages_it_uses(tmp_path, monkeypatch):
+    techs = techniques_copy(tmp_path, lambda f: f["keys"].update(uses=["postgres"]))
+    monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
+    assert config.load_suite().by_id("keys").raw["uses"] == ["postgres"]
+    for i, bad in enumerate((["no_such_package"], ["../keys"], "postgres", [""])):
+        techs = techniques_copy(tmp_path / str(i), lambda f: f["keys"].update(uses=bad))
+        monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
+        with pytest.raises(config.InputError, match="uses"):
+            config.load_suite()
+
+
 # ---------------------------------------------------------------- a new technique in one file
 
 def test_a_new_technique_appears_in_report_gate_and_ci_with_no_other_file(tmp_path, monkeypatch, capsys):
