@@ -6,8 +6,8 @@ the change with its interval, the allocation change, and how each pair's gain mo
     python3 scripts/compare.py AB.json [--out FILE.md]    # a run made with -Djmh.against=REF
 
 "change" is how many times better NEW is than OLD (higher is better whatever the unit). Between two
-runs it carries the conservative interval from both scores' 99.9% confidence intervals, and the
-verdicts are the gate's (hpb.verdicts.judge_regressions). Within one two-commit run both commits'
+runs it carries the conservative interval from both scores' 99.9% confidence intervals and judges
+nothing (two runs made apart do not share the machine). Within one two-commit run both commits'
 forks ran side by side in every trial, so each change is paired by trial: the geometric mean of
 head/base over the trials with a 95% Student t interval on the log ratios (docs/protocol.md), and a
 pair's gain moves by the same per-trial arithmetic (the four forks of a trial: head's variant and
@@ -19,29 +19,38 @@ import math
 import statistics
 import sys
 
-from hpb import cli, config, forks, twocommit, verdicts
+from hpb import cli, config, forks, stats, twocommit
 from hpb.markdown import fmt_metric, fmt_ratio, table
-from hpb.model import ALLOC, Run, fmt_key_params, load
-
-WORDS = {"ok": "", "warn": "warn", "regression": "regression", "missing": "missing"}
-
+from hpb.model import ALLOC, InputError, Run, fmt_key_params, load
+from hpb.select import matched_rows
 
 def compare(old, new, suite) -> str:
-    vs = verdicts.judge_regressions(old, new, suite, time_warn_only=False, allow_missing=True)
-    alloc = {v.subject: v for v in vs if v.check == "alloc"}
-    rows = [[v.subject, fmt_metric(v.before), fmt_metric(v.after), fmt_ratio(*v.figure),
-             f"{alloc[v.subject].before.score:,.1f} -> {alloc[v.subject].after.score:,.1f}" if v.subject in alloc else "",
-             v.reason] for v in vs if v.check == "time"]
-    ratios = [[v.subject, fmt_ratio(*v.extra["then"]), fmt_ratio(*v.extra["now"]), fmt_ratio(*v.figure),
-               WORDS.get(v.outcome, v.outcome)] for v in vs if v.check == "ratio"]
-    lines = [f"# {new.name} vs {old.name}", ""]
-    lines += table(["benchmark [params]", "old", "new", "change (x better) [interval]", "B/op old -> new", "note"], rows)
+    """Two runs made apart: each benchmark's change and each pair's gain then and now, as figures only.
+    Nothing is judged: two runs minutes or machines apart do not share the machine, so the gate
+    compares two commits inside one run (-Djmh.against) instead."""
+    before = {r.key: r for r in old.results}
+    rows = []
+    for c in new.results:
+        b = before.get(c.key)
+        if b is None:
+            continue
+        ba, ca = b.metric(ALLOC), c.metric(ALLOC)
+        rows.append([f"{c.simple_class}.{c.method} ({c.mode}) {fmt_key_params(c.params)}", fmt_metric(b.primary),
+                     fmt_metric(c.primary), fmt_ratio(*stats.speedup(c.primary, b.primary)),
+                     f"{ba.score:,.1f} -> {ca.score:,.1f}" if ba is not None and ca is not None else ""])
+    ratios = []
+    for g, t, label, r, cb, br, bb in matched_rows(new.results, old.results, suite):
+        then, now = stats.speedup(br.primary, bb.primary), stats.speedup(r.primary, cb.primary)
+        ratios.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}"
+                       + (f" {fmt_key_params(g.params)}" if g.params else ""),
+                       fmt_ratio(*then), fmt_ratio(*now), fmt_ratio(*stats.change(then, now))])
+    lines = [f"# {new.name} vs {old.name}", "",
+             "Two runs made apart: figures only, nothing judged (they do not share the machine's minutes; "
+             "for a verdict, measure both commits in one run: mvn jmh:run -Djmh.against=REF).", ""]
+    lines += table(["benchmark [params]", "old", "new", "change (x better) [interval]", "B/op old -> new"], rows)
     lines += ["", "## Each pair's gain, old and new", ""]
-    lines += table(["pair [params]", "old gain", "new gain", "new / old [interval]", "verdict"], ratios)
-    rest = [f"- {v.subject}: {v.reason}" for v in vs if v.check in ("only", "missing")]
-    diffs = sorted({v.extra["env"] for v in vs if v.check == "time" and v.extra.get("env")})
-    rest += [f"- environments differ: {d}" for d in diffs]
-    return "\n".join(lines + ([""] + rest if rest else [])).rstrip() + "\n"
+    lines += table(["pair [params]", "old gain", "new gain", "new / old [interval]"], ratios)
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def _fmt_paired(p) -> str:
@@ -103,9 +112,8 @@ def compare_sides(run: Run, suite) -> str:
     title = f"# head ({str(commits.get('head', '?'))[:12]}) vs base ({str(commits.get('base', '?'))[:12]}): {run.name}"
     lines = [title, "", "Both commits' forks ran side by side in every trial on one machine; each change is head / base "
              "paired by trial (geometric mean, 95% t interval over trials), higher is better whatever the unit. "
-             f"Allocation grew when the forks' median B/op grew by {twocommit.ALLOC_MIN_BYTES:g} bytes and "
-             f"{twocommit.ALLOC_MIN_PCT:g}% and a one-sided exact rank-sum test over the forks of each side gives "
-             f"p <= {twocommit.ALLOC_ALPHA:g}, which takes {forks.forks_for_p(twocommit.ALLOC_ALPHA)} forks a side. "
+             "Allocation grew by the gate's rule (docs/gate.md): the forks' median B/op grew by at least one "
+             "smallest object and an exact rank-sum test over each side's forks shows it. "
              "The CI gate's verdicts on such a run: python3 scripts/gate.py RUN.json.", ""]
     lines += table(["benchmark [params]", "base", "head", "unit", "change (x better) [interval]", "verdict",
                     "B/op base -> head (fork medians)", "allocation"], rows)

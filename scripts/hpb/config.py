@@ -23,7 +23,7 @@ from .model import REPO, SCRIPTS_DIR, InputError, comparable, unit_kind
 
 SUITE_FILE = SCRIPTS_DIR / "suite.json"
 TECHNIQUES_DIR = SCRIPTS_DIR / "techniques"
-SRC_PACKAGES = REPO / "src/main/java/io/hotpathbench"
+SRC_JAVA = REPO / "src/main/java"
 
 # The gc profiler's metrics, which every technique's results carry.
 JMH_METRICS = {
@@ -107,7 +107,6 @@ class Technique:
     dependencies: list
     cited: list
     answer: dict
-    tolerances: list
     published: list
     claims: list
     targets: list
@@ -356,8 +355,8 @@ def load_technique(path: Path, passes: dict) -> Technique:
     ck = _Check(path)
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
-           optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "uses", "cited",
-                     "answer", "ratio_tolerances", "published", "claims", "targets", "note", "warmup"))
+           optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
+                     "published", "claims", "targets", "note", "warmup", "uses"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -413,17 +412,6 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if answer["cite"] not in {c["id"] for c in cited}:
             ck.fail("answer.cite", f"no cited figure {answer['cite']!r}")
         ck.string(answer["pick"], "answer.pick")
-    tolerances = []
-    for i, t in enumerate(d.get("ratio_tolerances") or []):
-        ck.obj(t, f"ratio_tolerances[{i}]", required=("pct", "why"), optional=("method", "variant", "params", "calibrated_from"))
-        if not 0 < ck.number(t["pct"], f"ratio_tolerances[{i}].pct") < 100:
-            ck.fail(f"ratio_tolerances[{i}].pct", "a tolerated loss in percent: more than 0, less than 100")
-        ck.string(t["why"], f"ratio_tolerances[{i}].why")
-        if "params" in t:
-            ck.params(t["params"], f"ratio_tolerances[{i}].params")
-        if "calibrated_from" in t:
-            ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
-        tolerances.append(t)
     for i, w in enumerate(d.get("warmup") or []):
         # A configuration's own warm-up, which the plugin gives its forks over the class's (Techniques.Warmup).
         ck.obj(w, f"warmup[{i}]", required=("method", "params", "iterations", "time", "why"))
@@ -435,13 +423,13 @@ def load_technique(path: Path, passes: dict) -> Technique:
             ck.fail(f"warmup[{i}].time", f"expected JMH's form of a time, such as 2s or 500ms, got {w['time']!r}")
         ck.string(w["why"], f"warmup[{i}].why")
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
-    # The packages of shared code under src/main/java/io/hotpathbench/ that the technique's code uses
-    # (the PostgreSQL launcher: "postgres"): a change there reaches the techniques that list it.
+    # The shared packages under src/main/java that the technique's code uses (the PostgreSQL launcher:
+    # "io.hotpathbench.postgres"): a change there reaches exactly the techniques that list it.
     for name in ck.strings(d.get("uses") or [], "uses"):
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or not (SRC_PACKAGES / name).is_dir():
-            ck.fail("uses", f"{name!r} is no package under {SRC_PACKAGES.relative_to(REPO)}")
+        if not re.fullmatch(r"io\.hotpathbench(\.[a-z][a-z0-9_]*)+", name) or not (SRC_JAVA / name.replace(".", "/")).is_dir():
+            ck.fail("uses", f"{name!r} is no package under {SRC_JAVA.relative_to(REPO)}")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
-                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
+                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, published,
                      claims, targets, d.get("note", f"docs/{path.stem}.md"), d)
 
 
@@ -450,16 +438,13 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     path = Path(suite_file) if suite_file else SUITE_FILE
     ck = _Check(path)
     d = _read(path)
-    ck.obj(d, "suite", required=("regression", "ci"))
-    reg = ck.obj(d["regression"], "regression",
-                 optional=("threshold_pct", "two_commit_threshold_pct", "two_commit_threshold_why", "per_benchmark",
-                           "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct", "ratio_tolerance_calibrated_from",
-                           "ratio_tolerance_why"))
-    for k in ("threshold_pct", "two_commit_threshold_pct", "alloc_min_bytes", "alloc_min_pct", "ratio_tolerance_pct"):
-        if k in reg:
-            ck.number(reg[k], f"regression.{k}", positive=True)
-    for k, v in (reg.get("per_benchmark") or {}).items():
-        ck.number(v, f"regression.per_benchmark.{k}", positive=True)
+    ck.obj(d, "suite", required=("regression", "ci"), optional=("breadth",))
+    reg = ck.obj(d["regression"], "regression", optional=("two_commit_threshold_pct", "two_commit_threshold_why"))
+    if "two_commit_threshold_pct" in reg:
+        ck.number(reg["two_commit_threshold_pct"], "regression.two_commit_threshold_pct", positive=True)
+    if "breadth" in d:
+        from .breadth import check as check_breadth
+        check_breadth(d["breadth"], str(path))
     ci = ck.obj(d["ci"], "ci", required=("passes",))
     passes = {}
     for name, p in ci["passes"].items():

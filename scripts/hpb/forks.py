@@ -239,31 +239,36 @@ def disturbed(noise: dict) -> list:
 def rank_sum_p_greater(base: list, head: list) -> float:
     """One-sided exact Wilcoxon-Mann-Whitney rank-sum test: the probability, under the hypothesis
     that head's and base's forks come from one distribution, of a rank sum for head at least as
-    large as the one seen (mid-ranks for ties; the permutation distribution enumerated, so it is
-    exact for the small fork counts of a run). NaN with no forks on a side."""
-    from itertools import combinations
+    large as the one seen (mid-ranks for ties). Exact for any fork count: the permutation
+    distribution is counted, not sampled, as a generating function over rank sums (each subset of
+    len(head) ranks adds one to the coefficient of its sum). NaN with no forks on a side."""
     x = [v for v in base if math.isfinite(v)]
     y = [v for v in head if math.isfinite(v)]
     if not x or not y:
         return math.nan
     pooled = sorted(x + y)
-    rank = {}
+    rank2 = {}  # twice the mid-rank, a whole number
     i = 0
     while i < len(pooled):
         j = i
         while j + 1 < len(pooled) and pooled[j + 1] == pooled[i]:
             j += 1
-        rank[pooled[i]] = (i + j) / 2 + 1
+        rank2[pooled[i]] = i + j + 2
         i = j + 1
-    ranks = [rank[v] for v in x + y]
-    seen = sum(rank[v] for v in y)
-    n, total, hits = len(y), 0, 0
-    if math.comb(len(ranks), n) > 2_000_000:
-        raise ValueError(f"{len(x)} and {len(y)} forks: too many for the exact test")
-    for pick in combinations(ranks, n):
-        total += 1
-        hits += sum(pick) >= seen - 1e-9
-    return hits / total
+    seen = sum(rank2[v] for v in y)
+    n = len(y)
+    width = math.comb(len(pooled), n).bit_length() + 1  # bits per coefficient: no count overflows its slot
+    ways = [1] + [0] * n  # ways[k]: polynomial in x^(rank sum) over subsets of k ranks, packed in one int
+    for r in (rank2[v] for v in x + y):
+        for k in range(n, 0, -1):
+            ways[k] += ways[k - 1] << (r * width)
+    mask = (1 << width) - 1
+    at_least = ways[n] >> (seen * width)
+    hits = 0
+    while at_least:
+        hits += at_least & mask
+        at_least >>= width
+    return hits / math.comb(len(pooled), n)
 
 
 def smallest_p(n_base: int, n_head: int) -> float:

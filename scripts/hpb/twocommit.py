@@ -37,7 +37,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from . import forks
+from . import breadth, forks
 from .config import Suite
 from .model import ALLOC, BEST, ITERATIONS, InputError, Run
 from .select import matched_rows
@@ -52,8 +52,6 @@ SPEND = (0.0125, 0.0125, 0.025)
 MARGIN_PCT = 20.0
 ALPHA = 0.05
 TIME_ALPHA = 0.05
-ALLOC_ALPHA = 0.01
-ALLOC_MIN_BYTES, ALLOC_MIN_PCT = 16.0, 5.0
 # The fast-state figure (fast_state) needs forks of many short iterations, so that every fork meets a
 # fast spell of its core: 100 x 100 ms in the pilot (results/pilot/fast-state/), where every fork did.
 FAST_STATE_MIN_ITERATIONS = 50
@@ -202,23 +200,12 @@ def decide(logs: list, rule: Rule) -> tuple:
     return "inconclusive", fig
 
 
-def alloc_verdict(base: list, head: list, alpha: float = ALLOC_ALPHA) -> tuple:
-    """(outcome, words) for allocation across forks: 'ok', 'regression' or 'inconclusive' ('' when unmeasured)."""
-    b = sorted(v for v in base if math.isfinite(v))
-    h = sorted(v for v in head if math.isfinite(v))
-    if not b or not h:
-        return "", ""
-    mb, mh = statistics.median(b), statistics.median(h)
-    if not (mh - mb >= ALLOC_MIN_BYTES and mh - mb >= ALLOC_MIN_PCT / 100 * mb):
-        return "ok", "no growth that matters"
-    floor = forks.smallest_p(len(b), len(h))
-    if floor > alpha:
-        return "inconclusive", (f"undecided: {len(b)} and {len(h)} forks cannot reach p <= {alpha:g} "
-                                f"(at best {floor:.3g}; {forks.forks_for_p(alpha)} a side can)")
-    p = forks.rank_sum_p_greater(b, h)
-    if p <= alpha:
-        return "regression", f"grew (rank-sum p = {p:.3g})"
-    return "ok", f"not shown (rank-sum p = {p:.3g})"
+def alloc_verdict(base: list, head: list, rows: int = 1) -> tuple:
+    """(outcome, words) for allocation across forks, by the breadth rule (hpb.breadth.alloc_row) with
+    `rows` allocation rows in the run: 'ok', 'regression' or 'inconclusive' ('' when unmeasured)."""
+    from .breadth import alloc_row, default_settings
+    outcome, words, _ = alloc_row(base, head, rows, default_settings())
+    return {"undecided": "inconclusive"}.get(outcome, outcome), words
 
 
 def selected_claims(run: Run) -> set | None:
@@ -321,7 +308,9 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
                                     "(a warning here: only a bar shown missed fails)")
         out.append(v)
     base = {r.key: r for r in by["base"]}
-    pairs = [(h, base[h.key]) for h in by["head"] if h.key in base]
+    gated = [(t, c) for t, c in gained_pairs(suite) if c["id"] in ids]
+    pairs = [(h, base[h.key]) for h in by["head"] if h.key in base
+             and any(names(t, c, h) for t, c in gated)]
     m = max(1, len(pairs))
     threshold = time_threshold(suite)
     for h, b in pairs:
@@ -332,14 +321,10 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
                            (f"shown slower by more than {threshold:g}%" if shown else "no slowdown beyond "
                             f"{threshold:g}% shown") + f" (one-sided {time_level(len(logs), m, rule):.4g} bounds, "
                            f"{len(logs)} trials)",
-                           params=dict(h.params), figure=fig, before=b.primary, after=h.primary))
-        outcome, words = alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))
-        if outcome:
-            mb = statistics.median(b.forks_of(ALLOC))
-            mh = statistics.median(h.forks_of(ALLOC))
-            out.append(Verdict("alloc", describe(h), outcome, f"fork medians {mb:,.1f} -> {mh:,.1f} B/op: {words}",
-                               params=dict(h.params), figure=Figure(mh - mb, math.nan, math.nan)))
-    if not pairs:
+                           params=dict(h.params), figure=fig, before=b.primary, after=h.primary,
+                           extra={"configs": [breadth.config_key(h)]}))
+    out += breadth.judge(by, suite, rule, chosen, {h.key for h, _ in pairs}, set(ids), pairs)
+    if not any(h.key in base for h in by["head"]):
         raise InputError(f"{run.name}: no configuration was measured on both sides")
     return out
 

@@ -4,9 +4,8 @@ compare.py, reproduce.py and export.py only format what comes back.
 
 - claims and targets (technique files): a ratio inside one run must clear its bar at the
   pessimistic end of its interval, or lie within +/-X% for an equivalence claim;
-- regressions against a baseline run: absolute time (warn-only across environments), allocation
-  per operation, every pair's in-run ratio against the baseline's (machine speed cancels within a
-  run, so this gates time on any machine), and metrics that disappeared;
+- regressions are judged only between the two commits of one run (hpb.twocommit, hpb.breadth):
+  two runs made apart do not share the machine's minutes, and that comparison was removed;
 - published figures against the write-ups' claims;
 - cited figures pooled over runs, the JDK-to-JDK table, and the reproduce check.
 """
@@ -19,7 +18,7 @@ from . import evidence, forks, stats
 from . import machines as machines_mod
 from .config import JMH_METRICS, Suite, Technique, metric_unit_ok
 from .model import ALLOC, InputError, Metric, Result, Run, comparable, higher_is_better
-from .select import Group, find_group, group_results, matched_rows, matches_benchmark, missing_values, param_matches, resolve_params, select
+from .select import Group, find_group, group_results, matches_benchmark, missing_values, param_matches, resolve_params, select
 from .stats import Figure
 
 FAILING = {"fail", "inconclusive", "not_run", "regression", "missing"}
@@ -182,151 +181,6 @@ def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=F
             continue
         out += judge_claim(results, c, t, suite, enforced, allow_missing)
     return out
-
-
-# ---------------------------------------------------------------- regressions
-
-def _env_difference(b: Result, c: Result) -> str:
-    diffs = []
-    if b.env.jdk and c.env.jdk and (b.env.jdk, b.env.vm_version) != (c.env.jdk, c.env.vm_version):
-        diffs.append(f"JDK {b.env.jdk} vs {c.env.jdk}")
-    if b.env.jvm_args != c.env.jvm_args:
-        diffs.append(f"JVM options {' '.join(b.env.jvm_args) or '(none)'} vs {' '.join(c.env.jvm_args) or '(none)'}")
-    if b.env.cpu and c.env.cpu and b.env.cpu != c.env.cpu:
-        diffs.append(f"CPU {b.env.cpu} vs {c.env.cpu}")
-    return "; ".join(diffs)
-
-
-def _threshold(reg: dict, benchmark: str) -> float:
-    per = reg.get("per_benchmark") or {}
-    return float(per.get(benchmark, per.get(benchmark.rsplit(".", 1)[0], reg.get("threshold_pct", 10))))
-
-
-def _overlap(a: Metric, b: Metric) -> bool:
-    a, b = a.base(), b.base()
-    return a.lo <= b.hi and b.lo <= a.hi
-
-
-def _applies(tol: dict, method: str, variant: str | None, params: dict) -> bool:
-    """Whether a tolerance (ratio or allocation) covers this method, variant and param set: each
-    of its method, variant and params that it names must match."""
-    return ((not tol.get("method") or tol["method"] == method)
-            and (not tol.get("variant") or tol["variant"] == variant)
-            and (not tol.get("params") or param_matches(params, resolve_params(tol["params"], [params]))))
-
-
-def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
-    """(tolerance in %, where it came from) for a pair: the first of the technique's
-    ratio_tolerances that matches it, else the suite default."""
-    for tol in (t.tolerances if t else []):
-        if _applies(tol, group.name, label, group.params):
-            return float(tol["pct"]), tol["why"]
-    return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
-
-
-def judge_regressions(base: Run, cur: Run, suite: Suite, time_warn_only=False, allow_missing=False) -> list:
-    reg = suite.regression
-    min_bytes, min_pct = float(reg.get("alloc_min_bytes", 16)), float(reg.get("alloc_min_pct", 5))
-    out = []
-    bmap = {r.key: r for r in base.results}
-    cmap = {r.key: r for r in cur.results}
-    lost: dict = {}
-    for key, c in cmap.items():
-        b = bmap.get(key)
-        if b is None:
-            out.append(Verdict("only", describe(c), "warn", "only in the current run (new benchmark or param set)",
-                               after=c.primary, params=c.params))
-            continue
-        for name, bm, cm in [("primaryMetric", b.primary, c.primary)] + [
-                (k, m, c.secondary.get(k)) for k, m in b.secondary.items() if c.secondary.get(k) is not None]:
-            if not comparable(bm.unit, cm.unit) and not (bm.unit == cm.unit == "#"):
-                raise InputError(f"{c.source}: {describe(c)} {name}: unit {cm.unit} cannot be compared with the "
-                                 f"baseline's {bm.unit} ({b.source})")
-        env = _env_difference(b, c)
-        thr = _threshold(reg, c.benchmark)
-        fig = stats.speedup(c.primary, b.primary)
-        worse_pct = (1 / fig.value - 1) * 100 if fig.value > 0 else math.inf
-        if not (b.primary.known and c.primary.known):
-            outcome, note = ("warn" if worse_pct > thr else "ok"), "interval unknown"
-        elif worse_pct > thr and not _overlap(b.primary, c.primary):
-            outcome, note = "regression", f"{worse_pct:.0f}% worse (threshold {thr:g}%), intervals apart"
-            if env or time_warn_only:
-                outcome = "warn"
-                note += "; " + (env + ": absolute times are not compared across environments" if env
-                                else "time regressions are warnings in this run")
-        else:
-            outcome, note = "ok", (f"{worse_pct:.0f}% worse, within noise" if worse_pct > 0.5 else "")
-        out.append(Verdict("time", describe(c), outcome, note, figure=fig, before=b.primary, after=c.primary,
-                           params=c.params, extra={"env": env}))
-        ba, ca = b.metric(ALLOC), c.metric(ALLOC)
-        if ba is not None and ca is not None:
-            grow = ca.score - ba.score
-            pct = grow / ba.score * 100 if ba.score > 0 else (math.inf if grow > 0 else 0)
-            apart = not (ba.known and ca.known) or not _overlap(ba, ca)
-            if grow > min_bytes - 0.5 and pct > min_pct and apart:  # 0.5 B slack: JMH's B/op is a measured average
-                outcome, note = "regression", f"+{grow:.1f} B/op (+{pct:.0f}%)"
-            else:
-                outcome, note = "ok", (f"{grow:+.1f} B/op" if abs(grow) >= 0.5 else "")
-            out.append(Verdict("alloc", describe(c), outcome, note, figure=Figure(grow), before=ba, after=ca, params=c.params))
-        for name in b.secondary:
-            if c.metric(name) is None:
-                lost.setdefault(name, []).append(describe(c))
-    for name, where in sorted(lost.items()):
-        hint = " (the gc profiler did not run: -Djmh.prof replaced it?)" if name.startswith("gc.") else ""
-        out.append(Verdict("missing", name, "warn" if allow_missing else "missing",
-                           f"the baseline has {name} for {len(where)} result(s) this run also measured, this run has none{hint}; "
-                           f"first: {where[0]}"))
-    measured = {(c.benchmark, c.mode) for c in cur.results}
-    unselected: dict = {}
-    for key, b in bmap.items():
-        if key in cmap:
-            continue
-        if (b.benchmark, b.mode) in measured:  # the method ran, this param set did not: name it
-            out.append(Verdict("only", describe(b), "warn", "only in the baseline (not in the current run)",
-                               before=b.primary, params=b.params))
-        else:  # a pass that selected other benchmarks: one row per method it left out
-            unselected.setdefault((b.benchmark, b.mode), []).append(b)
-    for (bench, mode), bs in unselected.items():
-        out.append(Verdict("only", f"{bs[0].simple_class}.{bs[0].method} ({mode})", "warn",
-                           f"only in the baseline: this run did not measure the method ({len(bs)} result(s))"))
-    out += judge_ratio_regressions(base, cur, suite)
-    return out
-
-
-def judge_ratio_regressions(base: Run, cur: Run, suite: Suite) -> list:
-    """Every pair's in-run gain against the baseline run's: a loss of more than the pair's tolerance
-    (X%: the change's interval lies wholly below 1 - X/100) is a regression, on any machine; a
-    different JDK or JVM options make it a warning (the gain itself may move with the JDK)."""
-    out = []
-    for g, t, label, r, cb, br, bb in matched_rows(cur.results, base.results, suite):
-        now = stats.speedup(r.primary, cb.primary)
-        then = stats.speedup(br.primary, bb.primary)
-        moved = stats.change(then, now)
-        tol, source = ratio_tolerance(suite, t, g, label)
-        floor = 1 - tol / 100
-        from .markdown import fmt_ratio
-        subject = f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" [{_params(g.params)}]" if g.params else "")
-        env = _env_difference(br, r) or _env_difference(bb, cb)
-        env = "; ".join(x for x in env.split("; ") if x and not x.startswith("CPU"))
-        basis = f"baseline {fmt_ratio(*then)}, now {fmt_ratio(*now)}; tolerance {tol:g}% ({source})"
-        if not moved.known:
-            outcome, note = "ok", "interval unknown; " + basis
-        elif moved.hi < floor:
-            outcome, note = "regression", f"the gain fell by more than {tol:g}% even at the optimistic end; {basis}"
-            if env:
-                outcome, note = "warn", note + f"; {env}: the gain may move with the JDK"
-        elif moved.lo > 1 + tol / 100:
-            outcome, note = "ok", f"the gain grew; {basis}"
-        else:
-            outcome, note = "ok", basis
-        out.append(Verdict("ratio", subject, outcome, note, figure=moved, bar=floor, need=">=", params=g.params,
-                           technique=t.id if t else "", extra={"then": then, "now": now, "tolerance_pct": tol}))
-    return out
-
-
-def _params(p: dict) -> str:
-    from .markdown import fmt_params
-    return fmt_params(p)
 
 
 # ---------------------------------------------------------------- published claims

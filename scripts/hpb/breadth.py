@@ -1,0 +1,339 @@
+"""The breadth rule: every configuration behind a technique's cited figures and claims, judged between
+the two commits of one run (`mvn jmh:run -Djmh.against=BASE -Djmh.gate -Djmh.claims=IDS`).
+
+The gated claims (`ci: gate`) keep their own rule (twocommit.judge: gain at a 20% margin, time rows
+shown slower than 2.5%). Every other subject the run measured, a cited figure or a claim with a bar,
+is judged here, with the numbers of suite.json's `breadth` section (each with its reason there), at
+the run's looks and with alpha spent over them in the gain rule's proportions:
+
+- time, per configuration behind a figure on the primary score: d_t = ln(head/base) per trial,
+  oriented as "x better". PASS when the one-sided bound at level 1 - alpha_k shows it slower by less
+  than `time_pass_pct`; REGRESSION when the bound at level 1 - time_alpha_k / m (Bonferroni over the m
+  time rows) shows it slower by more than `time_fail_pct` (this wins when both hold); otherwise
+  undecided: its group stays open to the next look, and at the last look (or the cap) it is
+  INCONCLUSIVE, which fails. A configuration that lost `time_pass_pct` passes at most alpha of runs.
+- gain, per cited pair on the primary score: d_t = ln(gain_head / gain_base) judged as the gated
+  claims' gains are (twocommit.decide) at `gain_margin_pct`; undecided holds the group open.
+- allocation, per configuration (B/op over forks): REGRESSION when the forks' median grew by at least
+  `alloc_min_bytes` (no share of the total: one more object costs its bytes whatever else the call
+  allocates) and a one-sided exact rank-sum test gives p <= alloc_alpha / m (Bonferroni over the m
+  allocation rows). Where these forks cannot reach that level at all, the group stays open.
+- a deterministic footprint (a metric declared `deterministic`): each configuration's figure, median
+  over forks, may grow by no more than its declared resolution (bytes over the param that divides
+  them) or, with none declared, not at all.
+- a noisy metric of its own unit (GC pause seconds per minute, server CPU per request): REGRESSION when
+  a one-sided exact rank-sum test shows head's forks above `noisy_ratio` times base's (p <=
+  alloc_alpha / m over the m such rows): a ratio bound that zeros and outliers cannot break. Not shown
+  is not a failure; where the forks cannot reach the level, the group stays open.
+- claims with bars: judged on head's forks (verdicts.judge_claim).
+
+Each verdict carries extra["decided"] and extra["configs"] (the configuration keys its check needs):
+look() in twocommit.py turns them into the groups the plugin keeps running.
+"""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass
+
+from . import forks
+from .config import Suite
+from .model import ALLOC, InputError, Result
+from .select import group_results, param_matches, resolve_params
+from .stats import Figure
+
+KEYS = ("time_pass_pct", "time_fail_pct", "gain_margin_pct", "alpha", "time_alpha", "alloc_min_bytes",
+        "alloc_alpha", "noisy_ratio")
+
+
+@dataclass(frozen=True)
+class Settings:
+    time_pass_pct: float
+    time_fail_pct: float
+    gain_margin_pct: float
+    alpha: float
+    time_alpha: float
+    alloc_min_bytes: float
+    alloc_alpha: float
+    noisy_ratio: float
+
+
+def check(d, where: str) -> dict:
+    """suite.json's `breadth` section, checked: every number with its reason."""
+    if not isinstance(d, dict):
+        raise InputError(f"{where}: breadth: expected an object")
+    for k in KEYS:
+        if k not in d or not isinstance(d.get(f"{k}_why"), str) or not d[f"{k}_why"].strip():
+            raise InputError(f"{where}: breadth: needs {k!r} and {k + '_why'!r} (the number and why)")
+        v = d[k]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+            raise InputError(f"{where}: breadth.{k}: expected a positive number, got {v!r}")
+    unknown = sorted(k for k in d if not k.startswith("_") and k not in KEYS and k[:-4] not in KEYS)
+    if unknown:
+        raise InputError(f"{where}: breadth: unknown key {unknown[0]!r} (known: {', '.join(KEYS)}, each with _why)")
+    for k in ("alpha", "time_alpha", "alloc_alpha"):
+        if not d[k] < 1:
+            raise InputError(f"{where}: breadth.{k}: expected a share below 1, got {d[k]!r}")
+    for k in ("time_pass_pct", "time_fail_pct", "gain_margin_pct"):
+        if not d[k] < 100:
+            raise InputError(f"{where}: breadth.{k}: expected a percentage below 100, got {d[k]!r}")
+    if not d["noisy_ratio"] > 1:
+        raise InputError(f"{where}: breadth.noisy_ratio: expected a factor above 1, got {d['noisy_ratio']!r}")
+    return d
+
+
+def settings(suite: Suite) -> Settings:
+    d = check(suite.raw.get("breadth"), str(suite.path))
+    return Settings(*(float(d[k]) for k in KEYS))
+
+
+def default_settings() -> Settings:
+    """The settings of the repository's scripts/suite.json."""
+    from .config import SUITE_FILE
+    try:
+        d = json.loads(SUITE_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise InputError(f"{SUITE_FILE}: cannot read the breadth rule ({e.__class__.__name__})")
+    d = check(d.get("breadth") if isinstance(d, dict) else None, str(SUITE_FILE))
+    return Settings(*(float(d[k]) for k in KEYS))
+
+
+# ---------------------------------------------------------------- what a technique's figures name
+
+def subjects(t) -> list:
+    """Every cited figure and every CI claim of technique t as one shape: {id, kind ('cited' or
+    'claim'), method, variant, baseline, params, metric, baseline_metric, speedup (bool), spec}."""
+    out = []
+    for c in t.cited:
+        metric = c.get("metric", "primary")
+        out.append({"id": c["id"], "kind": "cited", "method": c["method"], "variant": c["variant"],
+                    "baseline": c["baseline"], "params": c.get("params") or {}, "metric": metric,
+                    "baseline_metric": metric, "speedup": c.get("kind", "speedup") == "speedup", "spec": c})
+    for c in t.claims:
+        metric = c.get("metric", "primary")
+        out.append({"id": c["id"], "kind": "claim", "method": c.get("method"), "variant": c["variant"],
+                    "baseline": c["baseline"], "params": c.get("params") or {}, "metric": metric,
+                    "baseline_metric": c.get("baseline_metric", metric), "speedup": "min_speedup" in c, "spec": c})
+    return out
+
+
+def pairs(results, t, s: dict, suite: Suite) -> list:
+    """[(group params, variant result, baseline result)] of subject s among `results` (one side)."""
+    groups = [g for g in group_results([r for r in results if r.cls == t.benchmark], suite)
+              if not s["method"] or g.name == s["method"]]
+    with_sides = [g for g in groups if g.result(s["variant"]) is not None and g.result(s["baseline"]) is not None]
+    resolved = resolve_params(s["params"], [g.params for g in with_sides])
+    return [(dict(g.params), g.result(s["variant"]), g.result(s["baseline"]))
+            for g in with_sides if param_matches(g.params, resolved)]
+
+
+def config_key(r: Result) -> dict:
+    """A configuration as the plugin names it (a provenance's group member, without its side)."""
+    return {"benchmark": r.benchmark, "mode": r.mode, "params": dict(sorted(r.params.items()))}
+
+
+def _ck(r: Result) -> str:
+    return json.dumps(config_key(r), sort_keys=True)
+
+
+# ---------------------------------------------------------------- one row each
+
+def _look(rule, n: int) -> tuple:
+    """(level of the pass bound at n trials, the share of alpha it spends, whether n is the last look)."""
+    level = rule.level_at(n)
+    last = isinstance(rule.looks[-1], int) and n >= rule.looks[-1] or not isinstance(rule.looks[-1], int)
+    return level, (1 - level) / rule.alpha, last
+
+
+def time_row(logs: list, rule, m: int, st: Settings) -> tuple:
+    """(outcome 'pass'|'regression'|'undecided', Figure at the pass level, words) for one
+    configuration's per-trial ln(head/base), oriented as x better."""
+    from .twocommit import one_sided
+    n = len(logs)
+    level, share, _ = _look(rule, n)
+    fail_level = 1 - st.time_alpha * share / max(1, m)
+    fig = one_sided(logs, level)
+    worst = one_sided(logs, fail_level)
+    if n < 2 or not fig.known:
+        return "undecided", fig, f"{n} paired trial(s), at least 2 needed"
+    bound = f"one-sided {level:.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x, {n} trials"
+    if worst.hi < 1 - st.time_fail_pct / 100:
+        return "regression", fig, (f"shown slower by more than {st.time_fail_pct:g}% (one-sided {fail_level:.4g} "
+                                   f"upper bound {worst.hi:.3g}x); {bound}")
+    if fig.lo > 1 - st.time_pass_pct / 100:
+        return "pass", fig, f"shown slower by less than {st.time_pass_pct:g}%: {bound}"
+    return "undecided", fig, (f"neither shown slower by less than {st.time_pass_pct:g}% (lower bound {fig.lo:.3g}x) "
+                              f"nor by more than {st.time_fail_pct:g}%; {bound}")
+
+
+def shown_above(base: list, head: list, factor: float, level_alpha: float) -> tuple:
+    """(outcome 'regression'|'ok'|'undecided', p) of a one-sided exact rank-sum test that head's forks
+    lie above `factor` times base's, at level_alpha: undecided when these fork counts cannot reach it."""
+    b = [factor * v for v in base if math.isfinite(v)]
+    h = [v for v in head if math.isfinite(v)]
+    if not b or not h:
+        return "undecided", math.nan
+    if forks.smallest_p(len(b), len(h)) > level_alpha:
+        return "undecided", math.nan
+    p = forks.rank_sum_p_greater(b, h)
+    return ("regression" if p <= level_alpha else "ok"), p
+
+
+def alloc_row(base: list, head: list, m: int, st: Settings) -> tuple:
+    """(outcome, words, median growth in B/op) for one configuration's allocation over forks."""
+    b = [v for v in base if math.isfinite(v)]
+    h = [v for v in head if math.isfinite(v)]
+    if not b or not h:
+        return "", "", math.nan
+    grew = statistics.median(h) - statistics.median(b)
+    medians = f"fork medians {statistics.median(b):,.1f} -> {statistics.median(h):,.1f} B/op"
+    if grew < st.alloc_min_bytes:
+        return "ok", f"{medians}: grew by less than {st.alloc_min_bytes:g} bytes", grew
+    level = st.alloc_alpha / max(1, m)
+    outcome, p = shown_above(b, h, 1.0, level)
+    if outcome == "undecided":
+        return outcome, (f"{medians}: {len(b)} and {len(h)} forks cannot show growth at p <= {level:.3g} "
+                         f"(at best {forks.smallest_p(len(b), len(h)):.3g})"), grew
+    if outcome == "regression":
+        return outcome, f"{medians}: grew (rank-sum p = {p:.3g} <= {level:.3g})", grew
+    return "ok", f"{medians}: growth not shown (rank-sum p = {p:.3g} > {level:.3g})", grew
+
+
+def footprint_row(t, metric: str, b: Result, h: Result) -> tuple:
+    """(outcome, words) for a deterministic metric: head's median over forks against base's, allowed
+    to grow (or, higher being better, fall) by no more than its declared resolution."""
+    info = t.metric_info(metric) or {}
+    bv = [v for v in b.forks_of(metric) if math.isfinite(v)] or ([b.metric(metric).score] if b.metric(metric) else [])
+    hv = [v for v in h.forks_of(metric) if math.isfinite(v)] or ([h.metric(metric).score] if h.metric(metric) else [])
+    if not bv or not hv:
+        return "", ""
+    mb, mh = statistics.median(bv), statistics.median(hv)
+    res = info.get("resolution")
+    allowed, why = 0.0, "exact (no resolution declared)"
+    if res:
+        try:
+            per = float(h.params.get(res["per_param"], "nan"))
+        except ValueError:
+            per = math.nan
+        if per > 0:
+            allowed, why = res["bytes"] / per, f"its resolution {res['bytes']:g} bytes / {res['per_param']}"
+    worse = (mb - mh) if info.get("better") == "higher" else (mh - mb)
+    unit = info.get("unit", "")
+    words = f"{mb:.6g} -> {mh:.6g} {unit}; allowed {allowed:.3g} ({why})"
+    return ("regression" if worse > allowed + 1e-9 * max(abs(mb), 1.0) else "ok"), words
+
+
+# ---------------------------------------------------------------- the rows of a run
+
+def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gated_ids: set,
+          gated_pairs=()) -> list:
+    """Every breadth verdict on the two sides `by` ({'base': [...], 'head': [...]}) of a run judged by
+    `rule` (twocommit.Rule). chosen: the ids the run was narrowed to (-Djmh.claims; None: a run of the
+    gated claims alone, whose configurations get only their allocation judged here); gated_keys: the configurations the gated claims' rule judges for time (and a cited
+    pair of two such configurations for gain); gated_ids: the gated claims (judged there);
+    gated_pairs: their (head, base) results, whose allocation is judged here."""
+    from .twocommit import Rule, decide, trial_logs
+    from .verdicts import Verdict, describe, judge_claim
+    st = settings(suite)
+    base_rule = Rule(rule.looks, st.gain_margin_pct, st.alpha,
+                     tuple(x / rule.alpha * st.alpha for x in rule.spend) if rule.spend else None)
+    base_by = {r.key: r for r in by["base"]}
+    out, configs = [], {}
+    for h, b in gated_pairs:
+        configs.setdefault(h.key, (suite.technique(h.cls), h, b, set()))
+    gains, metrics, claims = [], [], []
+    for t in suite.techniques:
+        for s in subjects(t):
+            if s["id"] in gated_ids or chosen is None or s["id"] not in chosen:
+                continue
+            head = pairs(by["head"], t, s, suite)
+            both = [(p, v, b, base_by.get(v.key), base_by.get(b.key)) for p, v, b in head]
+            both = [x for x in both if x[3] is not None and x[4] is not None]
+            if not both:
+                out.append(Verdict(s["kind"] if s["kind"] == "claim" else "cited", f"{s['id']}", "not_run",
+                                       "not measured on both sides in this run", s["id"], t.id,
+                                       extra={"decided": True, "configs": []}))
+                continue
+            for p, v, b, vb, bb in both:
+                for r, rb, metric in ((v, vb, s["metric"]), (b, bb, s["baseline_metric"])):
+                    configs.setdefault(r.key, (t, r, rb, set()))[3].add(metric)
+                if s["speedup"] and s["metric"] == "primary" and s["kind"] == "cited" \
+                        and not (v.key in gated_keys and b.key in gated_keys):
+                    gains.append((t, s, p, v, b, vb, bb))
+            if s["kind"] == "claim":
+                claims.append((t, s))
+    time_keys = [k for k, (t, r, rb, ms) in configs.items() if "primary" in ms and k not in gated_keys]
+    m_time = len(time_keys)
+    for k in time_keys:
+        t, h, b, _ = configs[k]
+        logs = list(trial_logs(h, b, t).values())
+        outcome, fig, words = time_row(logs, base_rule, m_time, st)
+        out.append(_verdict(Verdict, "time", describe(h), outcome, words, t.id, h, fig, [_ck(h)], base_rule, len(logs),
+                            before=b.primary, after=h.primary))
+    for t, s, p, v, b, vb, bb in gains:
+        now, then = trial_logs(v, b, t), trial_logs(vb, bb, t)
+        logs = [now[k] - then[k] for k in sorted(set(now) & set(then))]
+        outcome, fig = decide(logs, base_rule)
+        n = len(logs)
+        words = (f"the gain fell by less than {st.gain_margin_pct:g}%" if outcome == "pass" else
+                 f"the gain fell by more than {st.gain_margin_pct:g}%" if outcome == "regression" else "undecided")
+        if fig.known:
+            words += f": one-sided {base_rule.level_at(n):.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x against {base_rule.bar:.2f}x"
+        words += f" ({n} trials)"
+        outcome = "undecided" if outcome == "inconclusive" else outcome
+        out.append(_verdict(Verdict, "gain", f"{s['id']}: {s['variant']} vs {s['baseline']}", outcome, words, t.id, v,
+                            fig, [_ck(v), _ck(b)], base_rule, n, params=p, sid=s["id"], extra={"logs": logs}))
+    m_alloc = sum(1 for t, h, b, _ in configs.values() if h.forks_of(ALLOC) and b.forks_of(ALLOC))
+    for k, (t, h, b, ms) in configs.items():
+        outcome, words, grew = alloc_row(b.forks_of(ALLOC), h.forks_of(ALLOC), m_alloc, st)
+        if outcome:
+            out.append(_verdict(Verdict, "alloc", describe(h), outcome, words, t.id, h, Figure(grew, math.nan, math.nan),
+                                [_ck(h)], base_rule, len(h.forks_of(ALLOC)), noisy=True))
+    noisy = [(k, t, h, b, metric) for k, (t, h, b, ms) in configs.items() for metric in sorted(ms)
+             if metric not in ("primary", ALLOC) and not t.deterministic(metric)]
+    for k, (t, h, b, ms) in configs.items():
+        for metric in sorted(ms):
+            if metric in ("primary", ALLOC) or not t.deterministic(metric):
+                continue
+            outcome, words = footprint_row(t, metric, b, h)
+            if outcome:
+                out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [_ck(h)], base_rule,
+                                    len(h.forks_of(metric)), noisy=True))
+    level = st.alloc_alpha / max(1, len(noisy))
+    for k, t, h, b, metric in noisy:
+        bv, hv = b.forks_of(metric), h.forks_of(metric)
+        higher = (t.metric_info(metric) or {}).get("better") == "higher"
+        if higher:  # worse is lower: compare the reciprocals' order by swapping the sides
+            outcome, p = shown_above(hv, bv, st.noisy_ratio, level)
+        else:
+            outcome, p = shown_above(bv, hv, st.noisy_ratio, level)
+        if not bv or not hv:
+            continue
+        mb = statistics.median([v for v in bv if math.isfinite(v)] or [math.nan])
+        mh = statistics.median([v for v in hv if math.isfinite(v)] or [math.nan])
+        what = f"fork medians {mb:.4g} -> {mh:.4g}"
+        words = {"regression": f"{what}: shown worse than {st.noisy_ratio:g}x base's (rank-sum p = {p:.3g} <= {level:.3g})",
+                 "ok": f"{what}: not shown worse than {st.noisy_ratio:g}x base's (p = {p:.3g})",
+                 "undecided": f"{what}: {len(bv)} and {len(hv)} forks cannot reach p <= {level:.3g}"}[outcome]
+        out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [_ck(h)], base_rule,
+                            len(hv), noisy=True))
+    for t, s in claims:
+        for v in judge_claim(by["head"], s["spec"], t, suite):
+            v.extra.update({"decided": True, "configs": []})
+            out.append(v)
+    return out
+
+
+def _verdict(Verdict, check, subject, outcome, words, tid, r, fig, configs, rule, n, before=None, after=None,
+             params=None, sid="", noisy=False, extra=None):
+    """A breadth Verdict: an undecided row is open before the last look and INCONCLUSIVE (failing)
+    at it; `noisy` rows (allocation, footprints, other units) that are 'ok' are decided."""
+    level, _, last = _look(rule, n)
+    decided = outcome != "undecided"
+    final = {"pass": "pass", "ok": "ok", "regression": "regression", "undecided": "inconclusive"}[outcome]
+    if not decided:
+        words += "; open to the next look" if not last else "; undecided at the last look"
+    return Verdict(check, subject, final, words, sid, tid, dict(params if params is not None else r.params), fig,
+                   before=before, after=after,
+                   extra={"decided": decided, "configs": configs, "n": n, "breadth": True, **(extra or {})})
