@@ -133,10 +133,6 @@ def config_key(r: Result) -> dict:
     return {"benchmark": r.benchmark, "mode": r.mode, "params": dict(sorted(r.params.items()))}
 
 
-def _ck(r: Result) -> str:
-    return json.dumps(config_key(r), sort_keys=True)
-
-
 # ---------------------------------------------------------------- one row each
 
 def _look(rule, n: int) -> tuple:
@@ -269,7 +265,7 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
         t, h, b, _ = configs[k]
         logs = list(trial_logs(h, b, t).values())
         outcome, fig, words = time_row(logs, base_rule, m_time, st)
-        out.append(_verdict(Verdict, "time", describe(h), outcome, words, t.id, h, fig, [_ck(h)], base_rule, len(logs),
+        out.append(_verdict(Verdict, "time", describe(h), outcome, words, t.id, h, fig, [config_key(h)], base_rule, len(logs),
                             before=b.primary, after=h.primary))
     for t, s, p, v, b, vb, bb in gains:
         now, then = trial_logs(v, b, t), trial_logs(vb, bb, t)
@@ -283,13 +279,13 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
         words += f" ({n} trials)"
         outcome = "undecided" if outcome == "inconclusive" else outcome
         out.append(_verdict(Verdict, "gain", f"{s['id']}: {s['variant']} vs {s['baseline']}", outcome, words, t.id, v,
-                            fig, [_ck(v), _ck(b)], base_rule, n, params=p, sid=s["id"], extra={"logs": logs}))
+                            fig, [config_key(v), config_key(b)], base_rule, n, params=p, sid=s["id"], extra={"logs": logs}))
     m_alloc = sum(1 for t, h, b, _ in configs.values() if h.forks_of(ALLOC) and b.forks_of(ALLOC))
     for k, (t, h, b, ms) in configs.items():
         outcome, words, grew = alloc_row(b.forks_of(ALLOC), h.forks_of(ALLOC), m_alloc, st)
         if outcome:
             out.append(_verdict(Verdict, "alloc", describe(h), outcome, words, t.id, h, Figure(grew, math.nan, math.nan),
-                                [_ck(h)], base_rule, len(h.forks_of(ALLOC)), noisy=True))
+                                [config_key(h)], base_rule, len(h.forks_of(ALLOC)), noisy=True))
     noisy = [(k, t, h, b, metric) for k, (t, h, b, ms) in configs.items() for metric in sorted(ms)
              if metric not in ("primary", ALLOC) and not t.deterministic(metric)]
     for k, (t, h, b, ms) in configs.items():
@@ -298,7 +294,7 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
                 continue
             outcome, words = footprint_row(t, metric, b, h)
             if outcome:
-                out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [_ck(h)], base_rule,
+                out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
                                     len(h.forks_of(metric)), noisy=True))
     level = st.alloc_alpha / max(1, len(noisy))
     for k, t, h, b, metric in noisy:
@@ -316,7 +312,7 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
         words = {"regression": f"{what}: shown worse than {st.noisy_ratio:g}x base's (rank-sum p = {p:.3g} <= {level:.3g})",
                  "ok": f"{what}: not shown worse than {st.noisy_ratio:g}x base's (p = {p:.3g})",
                  "undecided": f"{what}: {len(bv)} and {len(hv)} forks cannot reach p <= {level:.3g}"}[outcome]
-        out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [_ck(h)], base_rule,
+        out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
                             len(hv), noisy=True))
     for t, s in claims:
         for v in judge_claim(by["head"], s["spec"], t, suite):

@@ -33,6 +33,7 @@ The gate's rule (docs/gate.md), for a run of n trials judged at look k of K fixe
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import statistics
 from dataclasses import dataclass
@@ -300,8 +301,11 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
                     why += "; the gate's cap (-Djmh.budget) ended it before its next look"
             if outcome == "inconclusive" and undecided == "warn" and c["id"] not in strict:
                 outcome, why = "warn", why + " (a warning here: only a loss shown beyond the margin fails)"
+            configs = [breadth.config_key(r) for r in by["head"] if names(t, c, r)
+                       and all(r.params.get(k) == v for k, v in params.items())]
             out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",
-                               extra={"n": n, "logs": logs}))
+                               extra={"n": n, "logs": logs, "configs": configs,
+                                      "decided": outcome in ("pass", "regression")}))
     for v in judge_claims(by["head"], suite, ids=ids) if ids else []:
         if undecided == "warn" and v.id not in strict and v.outcome in ("fail", "inconclusive") and not _shown_to_miss(v):
             v = dataclasses.replace(v, outcome="warn", reason=v.reason + "; not shown to miss the bar either "
@@ -365,3 +369,31 @@ def gain_rows(by: dict, suite: Suite) -> list:
     for g, t, label, r, hb, br, bb in matched_rows(by["head"], by["base"], suite):
         out.append((g, t, label, trial_logs(r, hb, t), trial_logs(br, bb, t)))
     return out
+
+
+# ---------------------------------------------------------------- the plugin's question at each look
+
+def look(run: Run, suite: Suite) -> dict:
+    """What the plugin asks at each look of a -Djmh.gate run: {"open": [configuration keys still needed by
+    an undecided check], "checks": [{"id", "decided", "outcome"}]}. A configuration key is
+    {"benchmark", "mode", "params"} (params without the side, as the provenance's group members name
+    them). The run is judged as gate.py judges it (judge, on the fast-state figure when the run was
+    made with -Djmh.gateFigure=best): gated claims' gains and every breadth row that can still move
+    (hpb.breadth) hold their configurations open; nothing is open at the run's last look or once the
+    cap has ended a group, where an undecided check is INCONCLUSIVE."""
+    props = ((run.provenance or {}).get("jmh") or {}).get("mavenProperties") or {}
+    if props.get("jmh.gateFigure") == "best":
+        run = fast_state(run)
+    rule = rule_of(run)
+    checks, wanted = [], {}
+    for v in judge(run, suite):
+        decided = bool(v.extra.get("decided", True))
+        params = ",".join(f"{k}={v.params[k]}" for k in sorted(v.params))
+        checks.append({"id": f"{v.check}:{v.id or v.subject}" + (f"[{params}]" if v.check in ("gain", "claim") else ""),
+                       "decided": decided, "outcome": v.outcome})
+        if not decided:
+            for key in v.extra.get("configs", []):
+                wanted[json.dumps(key, sort_keys=True)] = key
+    n = max((len(r.trials) for r in run.results), default=0)
+    last = isinstance(rule.looks[-1], int) and n >= rule.looks[-1]
+    return {"open": [] if last or capped(run) else list(wanted.values()), "checks": checks}
