@@ -1,34 +1,44 @@
 #!/usr/bin/env python3
-"""The JMH passes CI makes and the claims each one gates, derived from the technique files.
+"""The JMH passes CI makes, what each one judges and what it costs, derived from the technique files.
 
-    python3 scripts/ci_plan.py
+    python3 scripts/ci_plan.py [--all]              # a pull request's passes (.ci/run reads stdout)
+    python3 scripts/ci_plan.py --minutes            # minutes per technique, from measured fork durations
+    python3 scripts/ci_plan.py --scheduled          # the nightly rotation (every cited figure, JDK 17 and 25, weekly)
+    python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes, as stdout lines
+    python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
+    python3 scripts/ci_plan.py --judge              # gate.py's options for a gate pass, one a line
 
-Prints one line per `mvn jmh:run` CI must make, tab-separated: the pass name, its kind (`gate`: the
-checked-out commit against the baseline's commit side by side, judged on its own by gate.py;
-`claims`: this commit alone, judged on the claims listed next), the claim ids (comma-separated),
-then the `mvn jmh:run` arguments. With --judge it prints instead gate.py's options for the gate pass
-(ci.passes.<gate>.judge in scripts/suite.json), one a line. Every claim in scripts/techniques/*.json names its pass (`ci`).
-The gate pass runs against the commit results/baseline.provenance.json records; every other pass
-measures just the configurations its claims name (-Djmh.claims). .ci/run reads this, so a claim
-added to a technique file is gated without touching .ci/run.
+Each stdout line is one `mvn jmh:run`, tab-separated: the pass name, its kind, the ids it judges, then
+the arguments. Kinds: `gate` (this tree against the baseline's commit, results/baseline.provenance.json,
+side by side: every cited figure and claim of the techniques the change reaches, -Djmh.claims naming
+them; judged by gate.py on its own), `instrument` (the same, but this commit against itself through
+this tree's plugin: an A/A pass of a changed instrument), `claims` (footprint claims on this commit
+alone), `new` (a technique the baseline lacks: its claims' bars on this commit's forks) and
+`unchanged` (nothing reached: a short two-commit run shown, not judged). What each pass judges, what
+is left to the scheduled run and why, and the minutes, go to stderr.
 
-The gate pass measures only the techniques the change reaches (hpb.scope: the paths that differ
-between the baseline's commit and this tree), with -Djmh.claims naming their gain claims; where it
-reaches none, the line's kind is `unchanged` and its arguments are the pass's `unchanged` run, a
-short two-commit run that shows the comparison still works and judges nothing. The other passes
-are scoped the same way: they keep the claims of the techniques the change reaches, and a pass left
-with none is not made. What was left out and why goes to stderr. --all, or HPB_GATE=all in the environment, gates every technique.
+A technique is judged whole in a pull request when its estimated minutes at ci.pr.trials trials fit
+ci.pr.minutes_per_technique; otherwise the pull request judges its headline figure and gated claims
+and the scheduled run the rest. A change reaching every technique (JMH, the compiler, shared code)
+runs the instrument's A/A pass in the pull request and leaves the rest to the scheduled run. Minutes
+come from the newest full runs in results/ (every fork's duration is in their provenance), with each
+fork's measured part replaced by the gate's (-Djmh.i x -Djmh.r) and both sides counted.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
 import sys
 
-from hpb import cli, config, scope as scoping
-from hpb.model import RESULTS_DIR, InputError
+from hpb import breadth, cli, config, evidence, scope as scoping
+from hpb.model import REPO, RESULTS_DIR, InputError, load
 
 BASELINE_PROVENANCE = RESULTS_DIR / "baseline.provenance.json"
+CLAIMS_LOG = REPO / "scripts" / "claims-log.json"
+BARS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
+LOOSER = {"min_speedup": -1, "min_ratio": -1, "max_ratio": 1, "within_pct": 1}  # the direction that loosens a bar
 
 
 def baseline_commit(path=BASELINE_PROVENANCE) -> str:
@@ -42,71 +52,402 @@ def baseline_commit(path=BASELINE_PROVENANCE) -> str:
     return commit
 
 
-def plan(suite: config.Suite, base: str | None = None, scope: scoping.Scope | None = None) -> list:
-    """[(pass, kind, [claim ids], [mvn args])] in the order of the suite's passes; passes no claim names
-    are left out. With a scope every pass takes only the claims of the techniques in it: a claims
-    pass none of whose techniques the change reaches is left out too (their code, benchmark and
-    claims are the baseline's commit's, whose CI judged them), and the gate pass becomes the
-    `unchanged` run."""
+def _git(*args) -> str | None:
+    p = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+def ci_settings(suite) -> dict:
+    ci = suite.raw.get("ci") or {}
+    for k in ("pr", "scheduled", "instrument"):
+        if not isinstance(ci.get(k), dict):
+            raise InputError(f"{suite.path}: ci.{k} is missing")
+    return ci
+
+
+# ---------------------------------------------------------------- what a technique's passes judge
+
+def all_ids(t) -> list:
+    return [s["id"] for s in breadth.subjects(t)]
+
+
+def headline_ids(t) -> list:
+    """The headline figure (answer.cite) and the gated claims (ci: gate)."""
+    ids = [t.answer["cite"]] if t.answer.get("cite") else []
+    return ids + [c["id"] for c in t.claims if c.get("ci") == "gate" and c["id"] not in ids]
+
+
+# ---------------------------------------------------------------- minutes, from measured forks
+
+class Minutes:
+    """Estimated seconds of one gate trial (both sides) per configuration, from the newest full runs."""
+
+    def __init__(self, suite, gate_args: list):
+        self.suite = suite
+        self.window = _gate_window(gate_args)
+        self.seconds: dict = {}  # (benchmark, params without side) -> seconds a fork in the gate
+        self.results: list = []
+        self.sources: dict = {}
+        for f in sorted(RESULTS_DIR.glob("2*.json"), reverse=True):
+            if f.name.endswith(".provenance.json"):
+                continue
+            try:
+                run = load(f)
+            except InputError:
+                continue
+            if run.protocol != "trials" or run.trials_engine < evidence.TRIALS_ENGINE or not evidence.full_run(run)[0]:
+                continue
+            try:
+                raw = json.loads(f.read_text(encoding="utf-8"))
+                measured = {(r["benchmark"], tuple(sorted((r.get("params") or {}).items()))):
+                            r["measurementIterations"] * _seconds(r["measurementTime"]) for r in raw}
+            except (ValueError, KeyError, TypeError):
+                continue
+            for s in (run.provenance.get("trials") or {}).get("schedule") or []:
+                if not isinstance(s.get("seconds"), (int, float)):
+                    continue
+                key = (s["benchmark"], tuple(sorted(s["params"].items())))
+                if key in self.seconds and self.sources[key] != f.name:
+                    continue
+                class_part = measured.get((s["benchmark"], tuple(sorted(s["params"].items()))), 0.0)
+                self.seconds.setdefault(key, []).append(max(1.0, s["seconds"] - class_part + self.window))
+                self.sources[key] = f.name
+            self.results += [r for r in run.results if (r.benchmark, tuple(sorted(r.params.items()))) in self.seconds]
+
+    def configurations(self, t, ids) -> set:
+        keys = set()
+        for s in breadth.subjects(t):
+            if s["id"] in ids:
+                for _, v, b in breadth.pairs(self.results, t, s, self.suite):
+                    keys |= {(v.benchmark, tuple(sorted(v.params.items()))), (b.benchmark, tuple(sorted(b.params.items())))}
+        return keys
+
+    def trial(self, t, ids) -> float | None:
+        """Seconds of one trial of these subjects' configurations, both sides; None when unmeasured."""
+        keys = self.configurations(t, ids)
+        if not keys:
+            return None
+        return sum(2 * sum(self.seconds[k]) / len(self.seconds[k]) for k in keys)
+
+    def minutes(self, t, ids, trials: int) -> float | None:
+        one = self.trial(t, ids)
+        return None if one is None else one * trials / 60
+
+
+def _gate_window(args) -> float:
+    """Seconds a gate fork measures: -Djmh.i x -Djmh.r."""
+    i = next((a.split("=", 1)[1] for a in args if a.startswith("-Djmh.i=")), None)
+    r = next((a.split("=", 1)[1] for a in args if a.startswith("-Djmh.r=")), None)
+    if i is None or r is None:
+        return 0.0
+    return int(i) * _seconds(r)
+
+
+def _seconds(text: str) -> float:
+    m = re.fullmatch(r"\s*([0-9.]+)\s*(ns|us|ms|s|m|min)?\s*", text)
+    if not m:
+        return 0.0
+    return float(m.group(1)) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, None: 1, "m": 60, "min": 60}[m.group(2)]
+
+
+def fmt_min(x) -> str:
+    return "unmeasured" if x is None else f"{x:.0f} min"
+
+
+# ---------------------------------------------------------------- a pull request's passes
+
+def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, head: str | None = None,
+         minutes: Minutes | None = None, notes: list | None = None) -> list:
+    """[(pass, kind, [ids], [mvn args])] for a pull request; notes collects what each judges and why."""
+    ci = ci_settings(suite)
+    notes = notes if notes is not None else []
+    passes = suite.ci_passes
+    gate = next(p for p in passes.values() if p.get("gate"))
+    against = f"-Djmh.against={base or baseline_commit()}"
+    every = scope is None or scope.covers(scoping.EVERY)
+    new = set() if scope is None else set(scope.new)
+    reached = [t for t in suite.techniques if (scope is None or scope.covers(t.id))]
     out = []
-    for name, p in suite.ci_passes.items():
-        ids = [c["id"] for t in suite.techniques for c in t.claims if c["ci"] == name]
-        if not ids:
+    if scope is not None and (scope.covers(scoping.EVERY) or scope.instrument):
+        ids = list(ci["instrument"]["claims"])
+        why = scope.instrument or scope.why.get(scoping.EVERY, "")
+        out.append(("instrument", "instrument", ids,
+                    [f"-Djmh.against={head or _git('rev-parse', 'HEAD').strip()}", "-Djmh.gate",
+                     f"-Djmh.claims={','.join(ids)}", *gate["args"]]))
+        notes.append(f"instrument: {why} differs: an A/A pass of this tree's instrument on {', '.join(ids)} "
+                     "(this commit on both sides)")
+    if scope is not None and scope.covers(scoping.EVERY):
+        notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
+                     "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
+        reached = []
+    gate_ids = []
+    for t in reached:
+        if t.id in new:
             continue
-        if p.get("gate"):
-            against = f"-Djmh.against={base or baseline_commit()}"
-            kept = ids if scope is None else [c["id"] for t in suite.techniques for c in t.claims
-                                             if c["ci"] == name and scope.covers(t.id)]
-            if not kept:
-                out.append((name, "unchanged", ids, [against, *p["unchanged"]]))
-            elif kept == ids:
-                out.append((name, "gate", ids, [against, "-Djmh.gate", *p["args"]]))
-            else:
-                out.append((name, "gate", kept, [against, "-Djmh.gate", f"-Djmh.claims={','.join(kept)}", *p["args"]]))
+        whole = all_ids(t)
+        est = minutes.minutes(t, whole, int(ci["pr"]["trials"])) if minutes else None
+        if est is not None and est <= float(ci["pr"]["minutes_per_technique"]):
+            ids, left = whole, []
         else:
-            kept = ids if scope is None else [c["id"] for t in suite.techniques for c in t.claims
-                                             if c["ci"] == name and scope.covers(t.id)]
-            if kept:
-                out.append((name, "claims", kept, [f"-Djmh.claims={','.join(kept)}", *p["args"]]))
+            ids = headline_ids(t)
+            left = [i for i in whole if i not in ids]
+        gate_ids += ids
+        part = minutes.minutes(t, ids, int(ci["pr"]["trials"])) if minutes else None
+        notes.append(f"{t.id} ({(scope.why if scope else {}).get(t.id, 'all')}): the gate judges {', '.join(ids)}"
+                     + (f" (about {fmt_min(part)} at {ci['pr']['trials']} trials)" if minutes else "")
+                     + (f"; left to the scheduled run, the whole technique needing {fmt_min(est)} at "
+                        f"{ci['pr']['trials']} trials, over the pull request's {ci['pr']['minutes_per_technique']} "
+                        f"a technique: {', '.join(left)}" if left else ""))
+    if gate_ids:
+        out.append(("gate", "gate", gate_ids, [against, "-Djmh.gate", f"-Djmh.claims={','.join(gate_ids)}", *gate["args"]]))
+    for name, p in passes.items():
+        if p.get("gate") or name == "new":
+            continue
+        kept = [c["id"] for t in suite.techniques for c in t.claims
+                if c["ci"] == name and (every or scope.covers(t.id)) and t.id not in new]
+        if kept:
+            out.append((name, "claims", kept, [f"-Djmh.claims={','.join(kept)}", *p["args"]]))
+    for t in suite.techniques:
+        if t.id not in new:
+            continue
+        claims = [c["id"] for c in t.claims]
+        if claims:
+            out.append(("new", "new", claims, [f"-Djmh.claims={','.join(claims + [c['id'] for c in t.cited])}",
+                                               *passes["new"]["args"]]))
+            notes.append(f"{t.id}: new (the baseline lacks it): its claims' bars on this commit's forks: {', '.join(claims)}")
+        else:
+            notes.append(f"{t.id}: new, with no claim to judge on this commit alone")
+    if not out:
+        ids = [c["id"] for t in suite.techniques for c in t.claims if c.get("ci") == "gate"]
+        out.append(("gate", "unchanged", ids, [against, *gate["unchanged"]]))
+        notes.append("no technique's code, benchmark, claims or build differs from the baseline's commit: "
+                     "a short two-commit run shows the comparison still works, judging nothing")
     return out
 
 
-def describe(scope: scoping.Scope, suite: config.Suite, base: str) -> str:
-    """One line on what the gate pass takes and why."""
+# ---------------------------------------------------------------- the scheduled rotation
+
+def rotation(suite, minutes: Minutes) -> tuple:
+    """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each night's minutes at most
+    ci.scheduled.night_minutes; every technique's every subject on every JDK once."""
+    sc = ci_settings(suite)["scheduled"]
+    cap, trials = float(sc["night_minutes"]), int(sc["trials"])
+    items, unplaced = [], []
+    for jdk in sc["jdks"]:
+        for t in suite.techniques:
+            chunk, chunk_min = [], 0.0
+            for i in all_ids(t):
+                m = minutes.minutes(t, [i], trials)
+                if m is None:
+                    unplaced.append((jdk, t.id, i, "no full run measured its configurations"))
+                    continue
+                whole = minutes.minutes(t, chunk + [i], trials)
+                if chunk and whole > cap:
+                    items.append((jdk, t.id, chunk, chunk_min))
+                    chunk, whole = [i], m
+                if whole > cap:
+                    unplaced.append((jdk, t.id, i, f"{whole:.0f} min alone, over a night's {cap:g}"))
+                    chunk, whole = [], 0.0
+                    continue
+                chunk, chunk_min = chunk if i in chunk else chunk + [i], whole
+            if chunk:
+                items.append((jdk, t.id, chunk, chunk_min))
+    nights: list = []
+    for item in sorted(items, key=lambda x: -x[3]):
+        for n in nights:
+            if sum(x[3] for x in n) + item[3] <= cap:
+                n.append(item)
+                break
+        else:
+            nights.append([item])
+    return nights, unplaced
+
+
+def night_lines(suite, nights: list, night: int, base: str) -> list:
+    """One night's passes as plan lines: each a two-commit gate pass with its share of the night as its cap."""
+    sc = ci_settings(suite)["scheduled"]
+    gate = next(p for p in suite.ci_passes.values() if p.get("gate"))
+    if not 1 <= night <= len(nights):
+        raise InputError(f"--night {night}: the rotation has nights 1 to {len(nights)}")
+    out = []
+    for jdk, tid, ids, mins in nights[night - 1]:
+        share = max(5, int(float(sc["night_minutes"]) * mins / sum(x[3] for x in nights[night - 1])))
+        args = [a for a in gate["args"] if not a.startswith("-Djmh.budget=")] + [f"-Djmh.budget={share}m"]
+        jdk_arg = [] if jdk == sc["jdks"][0] else [f"-Djmh.jdk={jdk}"]  # the first is the JDK Maven runs on
+        out.append((f"night{night}-{tid}-jdk{jdk}", "gate", ids,
+                    [f"-Djmh.against={base}", "-Djmh.gate", f"-Djmh.claims={','.join(ids)}", *jdk_arg, *args]))
+    return out
+
+
+# ---------------------------------------------------------------- the claims log
+
+def _claims_at(ref: str) -> dict:
+    """id -> claim of every technique file at commit ref."""
+    out = {}
+    names = _git("ls-tree", "--name-only", f"{ref}:scripts/techniques") or ""
+    for name in names.split():
+        if name.endswith(".json"):
+            try:
+                d = json.loads(_git("show", f"{ref}:scripts/techniques/{name}") or "{}")
+            except ValueError:
+                continue
+            for c in d.get("claims") or []:
+                if isinstance(c, dict) and "id" in c:
+                    out[c["id"]] = c
+    return out
+
+
+def _bar(c: dict | None):
+    if c is None:
+        return None
+    k = next((k for k in BARS if k in c), None)
+    return {k: c[k]} if k else None
+
+
+def loosened(before: dict, after: dict) -> list:
+    """[(claim id, old bar, new bar, what)] for every claim removed, loosened or otherwise redefined
+    between two sets of claims (id -> claim); a bar only tightened needs no entry."""
+    out = []
+    for cid, old in sorted(before.items()):
+        new = after.get(cid)
+        if new is None:
+            out.append((cid, _bar(old), None, "removed"))
+            continue
+        ob, nb = _bar(old), _bar(new)
+        rest = lambda c: {k: v for k, v in c.items() if k not in BARS and k not in ("why", "point_score", "ci")}  # noqa: E731
+        if ob != nb:
+            (ok, ov), = ob.items()
+            (nk, nv), = nb.items()
+            if ok != nk or (nv - ov) * LOOSER[ok] > 0:
+                out.append((cid, ob, nb, "loosened"))
+                continue
+        if rest(old) != rest(new):
+            out.append((cid, ob, nb, "redefined (" + ", ".join(sorted(k for k in set(rest(old)) | set(rest(new))
+                                                                   if rest(old).get(k) != rest(new).get(k))) + ")"))
+    return out
+
+
+def claims_log_check(base: str) -> tuple:
+    """(lines to print, failed?): every removed or loosened claim and a moved baseline since `base`,
+    each with the claims log's entry that says so, or a failure."""
+    try:
+        log = json.loads(CLAIMS_LOG.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise InputError(f"{CLAIMS_LOG}: cannot read the claims log ({e.__class__.__name__})")
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and {"claim", "old", "new", "reason"} <= set(e)
+                                                 and isinstance(e["reason"], str) and e["reason"].strip() for e in entries):
+        raise InputError(f"{CLAIMS_LOG}: entries must each have claim, old, new and a reason")
+    head = {c["id"]: c for t in config.load_suite().techniques for c in t.claims}
+    changes = [(cid, old, new, what) for cid, old, new, what in loosened(_claims_at(base), head)]
+    try:
+        moved_from = json.loads(_git("show", f"{base}:results/baseline.provenance.json") or "{}")["git"]["commit"]
+    except (ValueError, KeyError, TypeError):
+        moved_from = None
+    now = baseline_commit()
+    if moved_from != now:
+        changes.append(("baseline", moved_from, now, "moved"))
+    lines, failed = [], False
+    for cid, old, new, what in changes:
+        hit = next((e for e in entries if e["claim"] == cid and e["old"] == old and e["new"] == new), None)
+        if hit:
+            lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)}): {hit['reason']}")
+        else:
+            failed = True
+            lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)}) with no entry in "
+                         f"scripts/claims-log.json saying why (claim, old, new, reason)")
+    if not changes:
+        lines.append(f"claims log: no claim removed or loosened and the baseline unmoved since {base[:12]}")
+    return lines, failed
+
+
+# ---------------------------------------------------------------- the command
+
+@cli.guarded
+def main(argv=None) -> int:
+    ap = cli.Parser(prog="ci_plan.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--judge", action="store_true", help="print gate.py's options for a gate pass, one a line")
+    ap.add_argument("--all", action="store_true", help="gate every technique, whatever the change reaches")
+    ap.add_argument("--minutes", action="store_true", help="print the estimated minutes per technique")
+    ap.add_argument("--scheduled", action="store_true", help="print the nightly rotation")
+    ap.add_argument("--night", type=int, help="with --scheduled: print that night's passes as plan lines")
+    ap.add_argument("--jdk", help="with --night: only that JDK's passes")
+    ap.add_argument("--claims-log", action="store_true", help="check removed or loosened claims against the claims log")
+    ap.add_argument("--base", help="with --claims-log: the commit to compare with (default: the baseline's commit)")
+    a = ap.parse_args(argv)
+    suite = config.load_suite()
+    ci = ci_settings(suite)
+    gate_args = next(p for p in suite.ci_passes.values() if p.get("gate"))["args"]
+    if a.judge:
+        for o in suite.gate_judge():
+            print(o)
+        return 0
+    if a.claims_log:
+        base = a.base or os.environ.get("HPB_CLAIMS_BASE") or baseline_commit()
+        if _git("cat-file", "-e", f"{base}^{{commit}}") is None:
+            raise InputError(f"--claims-log: this clone lacks commit {base}")
+        lines, failed = claims_log_check(base)
+        print("\n".join(lines))
+        return 1 if failed else 0
+    minutes = Minutes(suite, gate_args)
+    if a.minutes:
+        trials = (5, int(ci["pr"]["trials"]), 20)
+        print(f"minutes of gate forks (both sides) per technique at {', '.join(map(str, trials))} trials, from "
+              f"the newest full runs in results/:")
+        for t in suite.techniques:
+            whole = [fmt_min(minutes.minutes(t, all_ids(t), n)) for n in trials]
+            head = [fmt_min(minutes.minutes(t, headline_ids(t), n)) for n in trials]
+            print(f"  {t.id}: every cited figure and claim ({len(all_ids(t))}): {' / '.join(whole)}; "
+                  f"headline and gated ({', '.join(headline_ids(t))}): {' / '.join(head)}")
+        return 0
+    if a.scheduled:
+        nights, unplaced = rotation(suite, minutes)
+        base = baseline_commit()
+        if a.night is not None:
+            for name, kind, ids, args in night_lines(suite, nights, a.night, base):
+                if a.jdk and not name.endswith(f"-jdk{a.jdk}"):
+                    continue
+                print("\t".join([name, kind, ",".join(ids), *args]))
+            return 0
+        sc = ci["scheduled"]
+        weekly = len(nights) <= int(sc["nights"])
+        print(f"scheduled rotation: {len(nights)} night(s) of at most {sc['night_minutes']} minutes at "
+              f"{sc['trials']} trials ({'every cited figure on JDK ' + ' and '.join(sc['jdks']) + ' weekly' if weekly else 'MORE than a week: not every figure weekly'})")
+        for n, items in enumerate(nights, 1):
+            print(f"  night {n} ({sum(x[3] for x in items):.0f} min):")
+            for jdk, tid, ids, mins in items:
+                print(f"    JDK {jdk} {tid} ({mins:.0f} min): {', '.join(ids)}")
+        for jdk, tid, i, why in unplaced:
+            print(f"  not placed: JDK {jdk} {tid} {i}: {why}")
+        return 0
+    scope = None
+    notes: list = []
+    base = baseline_commit()
+    if not (a.all or os.environ.get("HPB_GATE") == "all"):
+        scope = scoping.of_change(base, suite)
+    lines = plan(suite, base, scope, minutes=minutes, notes=notes)
+    print("ci_plan: " + describe(scope, suite, base), file=sys.stderr)
+    for n in notes:
+        print("ci_plan: " + n, file=sys.stderr)
+    for name, kind, ids, args in lines:
+        if any("\t" in x or "\n" in x for x in args):
+            raise InputError(f"pass {name}: an argument holds a tab or a newline")
+        print("\t".join([name, kind, ",".join(ids), *args]))
+    return 0
+
+
+def describe(scope, suite, base: str) -> str:
+    """One line on what the change reaches and why."""
+    if scope is None:
+        return "gate scope: every technique (--all)"
     if scope.error:
         return f"gate scope: every technique ({scope.error})"
     if scope.covers(scoping.EVERY):
         return f"gate scope: every technique ({scope.why[scoping.EVERY]} differs from {base[:12]})"
     taken = [f"{t.id} ({scope.why[t.id]})" for t in suite.techniques if scope.covers(t.id)]
     if not taken:
-        return (f"gate scope: no technique's code, benchmark, claims or build differs from {base[:12]}: "
-                "the gate pass has nothing to compare and no claims pass is made; a short two-commit run "
-                "checks the comparison works")
-    return (f"gate scope: {', '.join(taken)}; the other techniques are identical to {base[:12]}'s "
-            "and no pass measures them")
-
-
-@cli.guarded
-def main(argv=None) -> int:
-    ap = cli.Parser(prog="ci_plan.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--judge", action="store_true", help="print gate.py's options for the gate pass, one a line")
-    ap.add_argument("--all", action="store_true", help="gate every technique, whatever the change reaches")
-    a = ap.parse_args(argv)
-    suite = config.load_suite()
-    if a.judge:
-        for o in suite.gate_judge():
-            print(o)
-        return 0
-    scope = None
-    if not (a.all or os.environ.get("HPB_GATE") == "all"):
-        base = baseline_commit()
-        scope = scoping.of_change(base, suite)
-        print("ci_plan: " + describe(scope, suite, base), file=sys.stderr)
-    for name, kind, ids, args in plan(suite, scope=scope):
-        if any("\t" in x or "\n" in x for x in args):
-            raise InputError(f"pass {name}: an argument holds a tab or a newline")
-        print("\t".join([name, kind, ",".join(ids), *args]))
-    return 0
+        return f"gate scope: no technique differs from {base[:12]}" + (" but the instrument does" if scope.instrument else "")
+    return f"gate scope: {', '.join(taken)}; the other techniques are identical to {base[:12]}'s"
 
 
 if __name__ == "__main__":

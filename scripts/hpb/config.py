@@ -445,7 +445,7 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     if "breadth" in d:
         from .breadth import check as check_breadth
         check_breadth(d["breadth"], str(path))
-    ci = ck.obj(d["ci"], "ci", required=("passes",))
+    ci = ck.obj(d["ci"], "ci", required=("passes",), optional=("pr", "scheduled", "instrument"))
     passes = {}
     for name, p in ci["passes"].items():
         ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate", "judge", "unchanged"))

@@ -1,4 +1,4 @@
-"""Which gated techniques a change can have touched: the scope of CI's two-commit gate.
+"""Which techniques a change can have touched: the scope of CI's two-commit gate.
 
 The gate measures the baseline's commit and the checked-out tree side by side. Where a technique's
 benchmark, its code and everything they are built from are the same on both sides, the two sides
@@ -6,19 +6,22 @@ run the same bytecode on the same JVM and machine in the same minutes: any diffe
 measured there would be noise, so measuring it could only add false alarms. CI therefore gates the
 techniques a change reaches, decided from the paths that differ between the two sides:
 
+- a Java file whose code is the same once comments and blank space are set aside
+  (evidence.normalize_java): nothing;
 - `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique;
-- `scripts/techniques/<file>.json`: the technique it describes when the claims the gate pass judges
-  (their configurations and bars) differ; other keys (cited figures, notes) are not measured there;
+- `src/<set>/java/<a support package>/...` that technique files list in `uses` (such as
+  io.hotpathbench.postgres): exactly the techniques that list it;
+- `scripts/techniques/<file>.json`: the technique it describes when what the gate measures or
+  judges differs (anything but its prose: labels, reasons, docs, the answer, published claims); a
+  file the base lacks is a `new` technique, judged on this commit alone (nothing to compare with);
 - `pom.xml`: when all that differs, its properties resolved, is the version (or presence) of
   dependencies that technique files list (their `dependencies`), the techniques that list them;
-  what the benchmarks' build never runs or loads (BUILD_ONLY below: JUnit, the plugins that act
-  after `test-compile`, the harness's own, a profile CI's gate does not activate): none; anything
-  else (a dependency no technique lists, such as JMH, compiler settings, other plugins): every
-  technique;
+  what the benchmarks' build never runs or loads (BUILD_ONLY below): none; anything else (a
+  dependency no technique lists, such as JMH, compiler settings, other plugins): every technique;
 - anything else under `src/`: every technique;
-- the rest: none. That holds the scripts' code and settings (`scripts/suite.json`: the gate's JMH
-  options, which both sides run with), the plugin in `jmh-maven-plugin/` (one harness runs both
-  sides), docs, results and `.ci/`.
+- `jmh-maven-plugin/` (the instrument: the driver and the code that runs inside the forks): no
+  technique, but `instrument` is set, and CI runs an A/A pass of the new instrument;
+- the rest (the scripts, docs, results, `.ci/`): none.
 
 When git cannot say what differs (a ref this clone lacks), every technique is in scope.
 """
@@ -31,6 +34,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from .evidence import normalize_java
 from .model import REPO
 
 EVERY = "*"
@@ -57,9 +61,28 @@ class Scope:
     techniques: frozenset  # technique ids, or {EVERY}
     why: dict  # technique id (or EVERY) -> the first path that put it in scope
     error: str = ""  # set when git could not list the changes (then every technique is in scope)
+    new: frozenset = frozenset()  # techniques the base lacks (their file is new)
+    instrument: str = ""  # the first path of the plugin that differs, when one does
 
     def covers(self, tid: str) -> bool:
         return EVERY in self.techniques or tid in self.techniques
+
+
+# What in a technique file the gate measures or judges; the rest (title, answer, published claims,
+# targets, notes) and every reason or label inside these is prose to it.
+MEASURED = ("benchmark", "variant_param", "baseline", "size_param", "method_pairs", "metrics", "cited", "claims",
+            "warmup", "uses")
+PROSE = frozenset({"_doc", "label", "why", "doc", "point_score"})
+
+
+def measured_part(value, top=True):
+    """A technique file (parsed JSON) cut to what the gate measures and judges (MEASURED, without prose)."""
+    if isinstance(value, dict):
+        return {k: measured_part(v, False) for k, v in value.items()
+                if k not in PROSE and (not top or k in MEASURED)}
+    if isinstance(value, list):
+        return [measured_part(v, False) for v in value]
+    return value
 
 
 def claims_by_id(technique_file, passes=None) -> dict:
@@ -149,33 +172,50 @@ def pom_scope(before: str | None, after: str | None, suite) -> set:
 
 def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: None) -> Scope:
     """The scope that changed files (repository-relative, '/'-separated) put the suite's techniques in.
-    base_text(path) and head_text(path) give a file's text on each side (None where it has none): a
-    technique file's on the base side, pom.xml's on both."""
+    base_text(path) and head_text(path) give a file's text on each side (None where it has none)."""
     by_dir = {t.package_dir + "/": t.id for t in suite.techniques}
+    users: dict = {}
+    for t in suite.techniques:
+        for pkg in t.raw.get("uses") or []:
+            users.setdefault(pkg.replace(".", "/") + "/", set()).add(t.id)
     by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
-    gate = {name for name, p in suite.ci_passes.items() if p.get("gate")}
-    why = {}
+    why, new, instrument = {}, set(), ""
     for p in sorted(paths):
-        tid = None
-        if p in by_file:
+        reached = set()
+        if p.startswith("jmh-maven-plugin/"):
+            instrument = instrument or p
+        elif p in by_file:
             t = by_file[p]
-            try:
-                before = claims_by_id(json.loads(base_text(p) or "null"))
-            except ValueError:
-                before = {}
-            if any(before.get(i) != c for i, c in claims_by_id(t.raw, gate).items()):
-                tid = t.id
+            before = base_text(p)
+            if before is None:
+                new.add(t.id)
+                reached.add(t.id)
+            else:
+                try:
+                    old = measured_part(json.loads(before))
+                except ValueError:
+                    old = None
+                if old != measured_part(t.raw):
+                    reached.add(t.id)
         elif p.startswith("src/"):
+            if p.endswith(".java"):
+                b, h = base_text(p), head_text(p)
+                if b is not None and h is not None and normalize_java(b) == normalize_java(h):
+                    continue
             parts = p.split("/")
             # src/<set>/java/<package path>/<File>
             inner = "/".join(parts[3:]) if len(parts) > 3 and parts[2] == "java" else ""
-            tid = next((t for d, t in by_dir.items() if inner.startswith(d)), EVERY)
+            hit = next((tid for d, tid in by_dir.items() if inner.startswith(d)), None)
+            if hit is not None:
+                reached.add(hit)
+            else:
+                used = set().union(*[ids for d, ids in users.items() if inner.startswith(d)] or [set()])
+                reached |= used or {EVERY}
         elif p == "pom.xml":
-            for t in sorted(pom_scope(base_text(p), head_text(p), suite)):
-                why.setdefault(t, p)
-        if tid is not None:
+            reached |= pom_scope(base_text(p), head_text(p), suite)
+        for tid in sorted(reached):
             why.setdefault(tid, p)
-    return Scope(frozenset(why), why)
+    return Scope(frozenset(why), why, new=frozenset(new), instrument=instrument)
 
 
 def changed_paths(base: str, cwd=REPO) -> list:
