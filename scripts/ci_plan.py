@@ -4,7 +4,7 @@
     python3 scripts/ci_plan.py [--all]              # a pull request's passes (.ci/run reads stdout)
     python3 scripts/ci_plan.py --minutes            # minutes per technique, from measured fork durations
     python3 scripts/ci_plan.py --scheduled          # the nightly rotation (every cited figure, JDK 17 and 25, weekly)
-    python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes, as stdout lines
+    python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes (or HPB_NIGHT=N HPB_JDK=25)
     python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
     python3 scripts/ci_plan.py --judge              # gate.py's options for a gate pass, one a line
 
@@ -375,6 +375,11 @@ def main(argv=None) -> int:
     ap.add_argument("--claims-log", action="store_true", help="check removed or loosened claims against the claims log")
     ap.add_argument("--base", help="with --claims-log: the commit to compare with (default: the baseline's commit)")
     a = ap.parse_args(argv)
+    if os.environ.get("HPB_NIGHT") and not (a.judge or a.claims_log or a.minutes or a.scheduled):
+        try:  # .ci/run and the nightly workflow: one night of the rotation in place of a pull request's passes
+            a.scheduled, a.night, a.jdk = True, int(os.environ["HPB_NIGHT"]), os.environ.get("HPB_JDK") or None
+        except ValueError:
+            raise InputError(f"HPB_NIGHT={os.environ['HPB_NIGHT']!r} is not a night's number")
     suite = config.load_suite()
     ci = ci_settings(suite)
     gate_args = next(p for p in suite.ci_passes.values() if p.get("gate"))["args"]
