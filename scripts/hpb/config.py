@@ -107,6 +107,7 @@ class Technique:
     dependencies: list
     cited: list
     answer: dict
+    tolerances: list
     published: list
     claims: list
     targets: list
@@ -356,7 +357,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "published", "claims", "targets", "note", "warmup", "uses"))
+                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup", "uses"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -412,6 +413,17 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if answer["cite"] not in {c["id"] for c in cited}:
             ck.fail("answer.cite", f"no cited figure {answer['cite']!r}")
         ck.string(answer["pick"], "answer.pick")
+    tolerances = []
+    for i, t in enumerate(d.get("ratio_tolerances") or []):
+        ck.obj(t, f"ratio_tolerances[{i}]", required=("pct", "why"), optional=("method", "variant", "params", "calibrated_from"))
+        if not 0 < ck.number(t["pct"], f"ratio_tolerances[{i}].pct") < 100:
+            ck.fail(f"ratio_tolerances[{i}].pct", "a tolerated loss in percent: more than 0, less than 100")
+        ck.string(t["why"], f"ratio_tolerances[{i}].why")
+        if "params" in t:
+            ck.params(t["params"], f"ratio_tolerances[{i}].params")
+        if "calibrated_from" in t:
+            ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
+        tolerances.append(t)
     for i, w in enumerate(d.get("warmup") or []):
         # A configuration's own warm-up, which the plugin gives its forks over the class's (Techniques.Warmup).
         ck.obj(w, f"warmup[{i}]", required=("method", "params", "iterations", "time", "why"))
@@ -429,7 +441,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if not re.fullmatch(r"io\.hotpathbench(\.[a-z][a-z0-9_]*)+", name) or not (SRC_JAVA / name.replace(".", "/")).is_dir():
             ck.fail("uses", f"{name!r} is no package under {SRC_JAVA.relative_to(REPO)}")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
-                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, published,
+                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
                      claims, targets, d.get("note", f"docs/{path.stem}.md"), d)
 
 
@@ -439,9 +451,12 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     ck = _Check(path)
     d = _read(path)
     ck.obj(d, "suite", required=("regression", "ci"), optional=("breadth",))
-    reg = ck.obj(d["regression"], "regression", optional=("two_commit_threshold_pct", "two_commit_threshold_why"))
-    if "two_commit_threshold_pct" in reg:
-        ck.number(reg["two_commit_threshold_pct"], "regression.two_commit_threshold_pct", positive=True)
+    reg = ck.obj(d["regression"], "regression",
+                 optional=("two_commit_threshold_pct", "two_commit_threshold_why", "ratio_tolerance_pct",
+                           "ratio_tolerance_calibrated_from", "ratio_tolerance_why"))
+    for k in ("two_commit_threshold_pct", "ratio_tolerance_pct"):
+        if k in reg:
+            ck.number(reg[k], f"regression.{k}", positive=True)
     if "breadth" in d:
         from .breadth import check as check_breadth
         check_breadth(d["breadth"], str(path))

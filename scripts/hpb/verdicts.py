@@ -183,6 +183,25 @@ def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=F
     return out
 
 
+# ---------------------------------------------------------------- tolerances between environments
+
+def _applies(tol: dict, method: str, variant: str | None, params: dict) -> bool:
+    """Whether a tolerance (ratio or allocation) covers this method, variant and param set: each
+    of its method, variant and params that it names must match."""
+    return ((not tol.get("method") or tol["method"] == method)
+            and (not tol.get("variant") or tol["variant"] == variant)
+            and (not tol.get("params") or param_matches(params, resolve_params(tol["params"], [params]))))
+
+
+def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
+    """(tolerance in %, where it came from) for a pair: the first of the technique's
+    ratio_tolerances that matches it, else the suite default."""
+    for tol in (t.tolerances if t else []):
+        if _applies(tol, group.name, label, group.params):
+            return float(tol["pct"]), tol["why"]
+    return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
+
+
 # ---------------------------------------------------------------- published claims
 
 def published_figure(results, p: dict, t: Technique) -> tuple[Figure, int, int] | None:

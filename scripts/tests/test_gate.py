@@ -257,6 +257,40 @@ def test_claim_ids_select_claims(capsys):
     assert code == 0 and "keys-long-bytes-0.3x" in out and "validator-shared-50x" not in out
 
 
+def test_every_ratio_tolerance_covers_the_runs_it_was_calibrated_from(suite):
+    """A tolerance names the runs it came from; the pairs it covers moved less than it between them,
+    and the tighter technique tolerances are tighter than the spread the default had to cover."""
+    from hpb.select import group_results
+    from hpb import stats
+
+    def moves(a, b, keep):
+        ga = {(g.cls, g.name, g.mode, tuple(sorted(g.params.items()))): g for g in group_results(a.results, suite)}
+        out = []
+        for g in group_results(b.results, suite):
+            h = ga.get((g.cls, g.name, g.mode, tuple(sorted(g.params.items()))))
+            if h is None or g.baseline is None or h.baseline != g.baseline:
+                continue
+            for label, r in g.rows:
+                if r is g.base_result() or h.result(label) is None or not keep(g, label):
+                    continue
+                now = stats.speedup(r.primary, g.base_result().primary).value
+                then = stats.speedup(h.result(label).primary, h.base_result().primary).value
+                out.append(now / then)
+        return out
+    reg = suite.regression
+    a, b = (load(REPO / f) for f in reg["ratio_tolerance_calibrated_from"])
+    every = moves(a, b, lambda g, label: verdicts.ratio_tolerance(suite, suite.technique(g.cls), g, label)[1] == "suite default")
+    assert len(every) > 50 and min(every) >= 1 - reg["ratio_tolerance_pct"] / 100
+    checked = 0
+    for t in suite.techniques:
+        for tol in t.tolerances:
+            a, b = (load(REPO / f) for f in tol["calibrated_from"])
+            covered = moves(a, b, lambda g, label: verdicts.ratio_tolerance(suite, t, g, label)[1] == tol["why"])
+            assert covered and min(covered) >= 1 - tol["pct"] / 100, (tol["why"], covered)
+            checked += 1
+    assert checked
+
+
 def _heap_metrics(suite):
     return [(t, name, info["resolution"]) for t in suite.techniques for name, info in t.metrics.items() if "resolution" in info]
 
