@@ -318,10 +318,11 @@ def test_the_two_commit_pass_takes_gain_claims_only(tmp_path, monkeypatch):
 
 
 def test_a_technique_file_names_the_shared_packages_it_uses(tmp_path, monkeypatch):
-    techs = techniques_copy(tmp_path, lambda f: f["keys"].update(uses=["postgres"]))
+    techs = techniques_copy(tmp_path, lambda f: f["keys"].update(uses=["io.hotpathbench.postgres"]))
     monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
-    assert config.load_suite().by_id("keys").raw["uses"] == ["postgres"]
-    for i, bad in enumerate((["no_such_package"], ["../keys"], "postgres", [""])):
+    assert config.load_suite().by_id("keys").raw["uses"] == ["io.hotpathbench.postgres"]
+    for i, bad in enumerate((["io.hotpathbench.no_such_package"], ["postgres"], ["io.hotpathbench.../keys"],
+                             "io.hotpathbench.postgres", [""])):
         techs = techniques_copy(tmp_path / str(i), lambda f: f["keys"].update(uses=bad))
         monkeypatch.setattr(config, "TECHNIQUES_DIR", techs)
         with pytest.raises(config.InputError, match="uses"):
