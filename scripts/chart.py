@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from hpb import charts, cli, config
-from hpb.model import RESULTS_DIR, load, newest_run
+from hpb.model import RESULTS_DIR, newest_run
 
 
 @cli.guarded
@@ -22,7 +22,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     suite = config.load_suite()
     files = a.files or [newest_run()]
-    results = [r for f in files for r in load(f).results]
+    results = [r for run in cli.load_runs(files) for r in run.results]
     for made in charts.write_charts(results, a.out, suite):
         print(made[-1])
     return 0

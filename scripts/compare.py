@@ -5,13 +5,14 @@ the change with its interval, the allocation change, and how each pair's gain mo
     python3 scripts/compare.py OLD.json NEW.json [--out FILE.md]
     python3 scripts/compare.py AB.json [--out FILE.md]    # a run made with -Djmh.against=REF
 
-"change" is how many times better NEW is than OLD (higher is better whatever the unit). Between two
-runs it carries the conservative interval from both scores' 99.9% confidence intervals and judges
-nothing (two runs made apart do not share the machine). Within one two-commit run both commits'
-forks ran side by side in every trial, so each change is paired by trial: the geometric mean of
-head/base over the trials with a 95% Student t interval on the log ratios (docs/protocol.md), and a
-pair's gain moves by the same per-trial arithmetic (the four forks of a trial: head's variant and
-baseline against base's). This file only formats the figures as Markdown.
+"change" is how many times better NEW is than OLD (higher is better whatever the unit), with a 95%
+Student t interval on the log scale (hpb/stats.py). Within one two-commit run both commits' forks ran
+side by side in every trial, so each change is paired by trial, and a pair's gain moves by the same
+per-trial arithmetic (the four forks of a trial: head's variant and baseline against base's). Between
+two separate runs nothing is paired: each side's forks are compared unpaired (Welch), or, for a run
+without forks to count, JMH's own intervals are combined conservatively (said in the row). Two separate
+runs are shown, not judged: CI judges two commits measured side by side (gate.py). This file only
+formats the figures as Markdown.
 """
 from __future__ import annotations
 
@@ -19,38 +20,65 @@ import math
 import statistics
 import sys
 
-from hpb import cli, config, forks, stats, twocommit
+from hpb import cli, config, forks, stats, twocommit, verdicts
 from hpb.markdown import fmt_metric, fmt_ratio, table
-from hpb.model import ALLOC, InputError, Run, fmt_key_params, load
+from hpb.model import ALLOC, Run, fmt_key_params
 from hpb.select import matched_rows
 
-def compare(old, new, suite) -> str:
-    """Two runs made apart: each benchmark's change and each pair's gain then and now, as figures only.
-    Nothing is judged: two runs minutes or machines apart do not share the machine, so the gate
-    compares two commits inside one run (-Djmh.against) instead."""
-    before = {r.key: r for r in old.results}
-    rows = []
-    for c in new.results:
-        b = before.get(c.key)
-        if b is None:
+
+def _log_forks(r) -> list:
+    return [math.log(v) for v in r.forks_of("primary") if v > 0 and math.isfinite(v)]
+
+
+def change(old, new, t) -> tuple:
+    """(Figure of new / old as 'x better', how it was computed)."""
+    sign = 1 if verdicts._direction(t, "primary", new.primary.unit) else -1
+    a, b = _log_forks(new), _log_forks(old)
+    if len(a) >= 2 and len(b) >= 2:
+        e = stats.welch(a, b)
+        return stats.Estimate(sign * e.mean, e.se, e.df, e.n).figure(), f"{len(b)} and {len(a)} forks"
+    return stats.speedup(new.primary, old.primary), "JMH's intervals"
+
+
+def gain(r, b, t) -> tuple:
+    """(Figure, Estimate or None) of a pair's gain inside one run: paired by trial where it can be."""
+    logs = verdicts.paired_logs(r, b, t, "primary", "speedup")
+    if logs and len(logs) >= 2:
+        e = stats.of_logs(logs)
+        return e.figure(), e
+    return stats.speedup(r.primary, b.primary), None
+
+
+def compare(old: Run, new: Run, suite) -> str:
+    omap = {r.key: r for r in old.results}
+    rows, only = [], []
+    for r in new.results:
+        o = omap.get(r.key)
+        if o is None:
+            only.append(f"- {r.simple_class}.{r.method} {fmt_key_params(r.params)}: only in {new.name}")
             continue
-        ba, ca = b.metric(ALLOC), c.metric(ALLOC)
-        rows.append([f"{c.simple_class}.{c.method} ({c.mode}) {fmt_key_params(c.params)}", fmt_metric(b.primary),
-                     fmt_metric(c.primary), fmt_ratio(*stats.speedup(c.primary, b.primary)),
-                     f"{ba.score:,.1f} -> {ca.score:,.1f}" if ba is not None and ca is not None else ""])
-    ratios = []
+        fig, how = change(o, r, suite.technique(r.cls))
+        ao, an = o.over_forks(ALLOC), r.over_forks(ALLOC)
+        rows.append([f"{r.simple_class}.{r.method} ({r.mode}) {fmt_key_params(r.params)}".rstrip(), fmt_metric(o.over_forks()),
+                     fmt_metric(r.over_forks()), fmt_ratio(*fig), how,
+                     f"{ao.score:,.1f} -> {an.score:,.1f}" if ao and an else ""])
+    gains = []
     for g, t, label, r, cb, br, bb in matched_rows(new.results, old.results, suite):
-        then, now = stats.speedup(br.primary, bb.primary), stats.speedup(r.primary, cb.primary)
-        ratios.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}"
-                       + (f" {fmt_key_params(g.params)}" if g.params else ""),
-                       fmt_ratio(*then), fmt_ratio(*now), fmt_ratio(*stats.change(then, now))])
-    lines = [f"# {new.name} vs {old.name}", "",
-             "Two runs made apart: figures only, nothing judged (they do not share the machine's minutes; "
-             "for a verdict, measure both commits in one run: mvn jmh:run -Djmh.against=REF).", ""]
-    lines += table(["benchmark [params]", "old", "new", "change (x better) [interval]", "B/op old -> new"], rows)
+        (then, e1), (now, e2) = gain(br, bb, t), gain(r, cb, t)
+        moved = stats.difference(e2, e1).figure() if e1 and e2 else stats.change(then, now)
+        gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline} {fmt_key_params(g.params)}".rstrip(),
+                      fmt_ratio(*then), fmt_ratio(*now), fmt_ratio(*moved), _word(moved)])
+    only += [f"- {o.simple_class}.{o.method} {fmt_key_params(o.params)}: only in {old.name}"
+             for o in old.results if o.key not in {r.key for r in new.results}]
+    envs = sorted({f"{o.env.label} vs {r.env.label}" for r in new.results for o in [omap.get(r.key)]
+                   if o is not None and o.env.label != r.env.label})
+    lines = [f"# {new.name} vs {old.name}", ""]
+    lines += table(["benchmark [params]", "old", "new", "change (x better) [95% interval]", "from", "B/op old -> new"], rows)
     lines += ["", "## Each pair's gain, old and new", ""]
-    lines += table(["pair [params]", "old gain", "new gain", "new / old [interval]"], ratios)
-    return "\n".join(lines).rstrip() + "\n"
+    lines += table(["pair [params]", "old gain", "new gain", "new / old [interval]", "verdict"], gains)
+    rest = only[:20] + ([f"- and {len(only) - 20} more only in one run"] if len(only) > 20 else [])
+    rest += [f"- environments differ: {d}" for d in envs]
+    return "\n".join(lines + ([""] + rest if rest else [])).rstrip() + "\n"
 
 
 def _fmt_paired(p) -> str:
@@ -62,18 +90,12 @@ def _fmt_paired(p) -> str:
 
 
 def _word(p) -> str:
-    if p.n < 2:
-        return "undecided (fewer than 2 trials)"
+    """A change's words from its interval (a Figure, or forks.Paired)."""
+    if math.isnan(p.lo) or math.isnan(p.hi):
+        return "undecided (no interval)"
     if p.hi < 1:
         return "worse"
-    if p.lo > 1:
-        return "better"
-    return "no change shown"
-
-
-def _fork_mean(r, metric) -> str:
-    lo_hi = forks.mean_interval(r.forks_of(metric))
-    return f"{lo_hi[0]:.4g}" if lo_hi and math.isfinite(lo_hi[0]) else ""
+    return "better" if p.lo > 1 else "no change shown"
 
 
 def _fork_median(r, metric) -> str:
@@ -91,24 +113,23 @@ def compare_sides(run: Run, suite) -> str:
         b = base.get(h.key)
         if b is None:
             continue
-        t = suite.technique(h.cls)
-        p = forks.interval_of_logs(list(twocommit.trial_logs(h, b, t).values()))
+        p = forks.interval_of_logs(list(twocommit.trial_logs(h, b, suite.technique(h.cls)).values()))
         alloc = alloc_word = ""
         if h.forks_of(ALLOC) and b.forks_of(ALLOC):
             alloc = f"{_fork_median(b, ALLOC)} -> {_fork_median(h, ALLOC)}"
             alloc_word = twocommit.alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))[1]
+        means = [stats.mean_interval(x.forks_of("primary"))[0] for x in (b, h)]
         rows.append([f"{h.simple_class}.{h.method} ({h.mode}) {fmt_key_params(h.params)}",
-                     _fork_mean(b, "primary"), _fork_mean(h, "primary"), h.primary.unit,
+                     *(f"{m:.4g}" if math.isfinite(m) else "" for m in means), h.primary.unit,
                      _fmt_paired(p), _word(p), alloc, alloc_word])
     gains = []
     for g, t, label, now, then in twocommit.gain_rows(by, suite):
-        both = sorted(set(now) & set(then))
-        moved = forks.interval_of_logs([now[k] - then[k] for k in both])
-        gain = lambda logs: forks.interval_of_logs(list(logs.values()))  # noqa: E731
+        moved = forks.interval_of_logs([now[k] - then[k] for k in sorted(set(now) & set(then))])
         gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline}" + (f" {fmt_key_params(g.params)}" if g.params else ""),
-                      _fmt_paired(gain(then)), _fmt_paired(gain(now)), _fmt_paired(moved), _word(moved)])
+                      _fmt_paired(forks.interval_of_logs(list(then.values()))),
+                      _fmt_paired(forks.interval_of_logs(list(now.values()))), _fmt_paired(moved), _word(moved)])
     if not rows:
-        raise InputError(f"{run.name}: no configuration was measured on both sides")
+        raise cli.InputError(f"{run.name}: no configuration was measured on both sides")
     title = f"# head ({str(commits.get('head', '?'))[:12]}) vs base ({str(commits.get('base', '?'))[:12]}): {run.name}"
     lines = [title, "", "Both commits' forks ran side by side in every trial on one machine; each change is head / base "
              "paired by trial (geometric mean, 95% t interval over trials), higher is better whatever the unit. "
@@ -130,10 +151,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write Markdown here (atomically) instead of stdout")
     a = ap.parse_args(argv)
     suite = config.load_suite()
-    if a.new is None:
-        cli.emit(compare_sides(load(a.old), suite), a.out)
-    else:
-        cli.emit(compare(load(a.old), load(a.new), suite), a.out)
+    runs = cli.load_runs([a.old] + ([a.new] if a.new else []))
+    cli.emit(compare_sides(runs[0], suite) if a.new is None else compare(*runs, suite), a.out)
     return 0
 
 

@@ -29,7 +29,7 @@ import re
 import sys
 from pathlib import Path
 
-from hpb import cli, config, forks
+from hpb import cli, config
 from hpb.markdown import fmt_num, write_atomic
 from hpb.model import ALLOC, InputError, convert, load_many, unit_kind
 
@@ -57,16 +57,7 @@ def metrics_of(r, suite) -> list:
         m = r.secondary.get(name)
         if m is not None:
             out.append((name, m, info["better"] == "higher"))
-    return [(name, fork_level(r, name, m), higher) for name, m, higher in out]
-
-
-def fork_level(r, name: str, m):
-    """For a trials run, the metric's mean over forks with its 95% t interval over the forks
-    (unknown with one fork); otherwise JMH's own."""
-    if not r.paired:
-        return m
-    mean, lo, hi = forks.mean_interval(r.forks_of(name))
-    return type(m)(mean if math.isfinite(mean) else m.score, lo, hi, m.unit)
+    return [(name, r.over_forks(name), higher) for name, m, higher in out]
 
 
 def interval_label(r) -> str:

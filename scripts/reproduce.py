@@ -8,7 +8,7 @@ the given runs measured in the same environment (JDK feature release, VM and JVM
 the cited figure, yours (from your run's forks paired by trial) and whether it reproduces: inside
 the 95% prediction for a new machine when three or more machines stand behind the figure, else
 meeting the range of the machines' figures widened by their intervals; and whether your machine
-differs beyond your run's noise. Then a summary line (hpb/verdicts.py: reproduce).
+differs beyond your run's noise. Then a summary line (hpb/figures.py: reproduce).
 
 Exit 0 when every figure found reproduces, 1 when some do not (or none was found), 2 on bad input.
 """
@@ -18,9 +18,9 @@ import json
 import sys
 from pathlib import Path
 
-from hpb import cli, config, verdicts
+from hpb import cli, config, figures, verdicts
 from hpb.markdown import fmt_ratio, text_table
-from hpb.model import RESULTS_DIR, InputError, load
+from hpb.model import RESULTS_DIR, InputError
 
 DEFAULT_CITED = RESULTS_DIR / "cited.json"
 KEYS = {"id", "technique", "label", "env", "value", "lo", "hi"}
@@ -54,10 +54,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     suite = config.load_suite()
     cited = load_cited(Path(a.cited))
-    runs = [load(f) for f in a.runs]
+    runs = cli.load_runs(a.runs)
     for run in runs:
         verdicts.check_units(run.results, suite)
-    out = verdicts.reproduce(cited, runs, suite)
+    out = figures.reproduce(cited, runs, suite)
     rows = [[v.subject, v.extra["env"].get("jdk", ""), fmt_ratio(*v.extra["cited"]), fmt_ratio(*v.figure),
              v.outcome.upper(), v.reason] for v in out]
     for line in text_table(["figure", "cited on JDK", "cited [interval]", "yours [interval]", "verdict", "note"], rows):

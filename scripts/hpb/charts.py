@@ -1,10 +1,10 @@
 """Charts from JMH results: per benchmark method, bars per variant grouped by @Param set.
 
-Panel 1 is the primary score normalized so the
-baseline variant is 1.0x (higher is better, whatever the unit), with error bars from the
-conservative ratio interval; further panels show B/op (gc.alloc.rate.norm), bytes per entry and
-GC time where the results have them. A size @Param gets a line chart over it (log x). Each chart
-is written as PNG and SVG.
+Panel 1 is the primary score normalized so the baseline variant is 1.0x (higher is better, whatever
+the unit), with error bars from the same 95% interval the report gives (forks paired by trial; JMH's
+intervals combined conservatively for a run without forks to count); further panels show B/op
+(gc.alloc.rate.norm), bytes per entry and GC time where the results have them, over forks. A size
+@Param gets a line chart over it (log x). Each chart is written as a PNG.
 """
 from __future__ import annotations
 
@@ -18,13 +18,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from . import stats  # noqa: E402
+from .verdicts import paired_figure  # noqa: E402
 from .markdown import fmt_num, fmt_params, slug, write_atomic  # noqa: E402
 from .model import ALLOC, GC_TIME, convert, higher_is_better  # noqa: E402
 from .select import group_results  # noqa: E402
 
-# The same runs give the same files: no date in the SVG and fixed element ids, so regenerating
-# the report changes a chart only when its data changed.
-matplotlib.rcParams["svg.hashsalt"] = "hotpath-bench"
 
 MODE_NAMES = {"thrpt": "throughput", "avgt": "average time", "sample": "sampled time",
               "ss": "single-shot time", "all": "all modes"}
@@ -107,7 +105,7 @@ def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
     return bool(vals)
 
 
-def render(gs, title: str) -> plt.Figure:
+def render(gs, title: str, t=None) -> plt.Figure:
     """One figure for the groups of one benchmark method and mode."""
     labels = _labels(gs)
     varying = _varying(gs)
@@ -127,21 +125,24 @@ def render(gs, title: str) -> plt.Figure:
             r = dict(g.rows).get(lbl)
             if b is None or r is None:
                 return None
-            return tuple(stats.speedup(r.primary, b.primary))
+            if r is b:
+                return 1.0, 1.0, 1.0
+            p = paired_figure(r, b, t, "primary", "speedup")
+            return tuple(p[0] if p and p[1].n >= 2 else stats.speedup(r.primary, b.primary))
         base_names = sorted({str(g.baseline) for g in gs if g.baseline is not None})
         ylabel = f"vs {', '.join(base_names)} = 1.0x (higher is better)"
         _bars(axes[0], gs, labels, primary, ylabel, log_if_span=20, annotate=lambda v: f"{fmt_num(v)}x")
         axes[0].axhline(1.0, color="grey", lw=0.8, ls="--")
     else:
         def primary(g, lbl):
-            r = dict(g.rows).get(lbl)
-            return None if r is None else (r.primary.score, r.primary.lo, r.primary.hi)
+            m = None if dict(g.rows).get(lbl) is None else dict(g.rows)[lbl].over_forks()
+            return None if m is None else (m.score, m.lo, m.hi)
         better = "higher" if higher_is_better(unit) else "lower"
         _bars(axes[0], gs, labels, primary, f"score ({unit}, {better} is better)", log_if_span=20)
     for ax, (m, lbl) in zip(axes[1:], present):
         def sec(g, label, m=m):
             r = dict(g.rows).get(label)
-            mm = None if r is None else r.metric(m)
+            mm = None if r is None else r.over_forks(m)
             return None if mm is None else (mm.score, mm.lo, mm.hi)
         _bars(ax, gs, labels, sec, lbl, log_if_span=100)
     ticks = [fmt_params(g.params, skip=[k for k in g.params if k not in varying]) if varying else "" for g in gs]
@@ -168,7 +169,7 @@ def render_size(gs, size_param: str, title: str) -> plt.Figure | None:
             return None
         rest = fmt_params({k: v for k, v in g.params.items() if k not in (size_param, "seed")})
         for lbl, r in g.rows:
-            lines.setdefault((str(lbl), rest), []).append((x, r.primary))
+            lines.setdefault((str(lbl), rest), []).append((x, r.over_forks()))
     if not lines or max(len(v) for v in lines.values()) < 2:
         return None
     unit = gs[0].rows[0][1].primary.unit
@@ -193,16 +194,12 @@ def render_size(gs, size_param: str, title: str) -> plt.Figure | None:
     return fig
 
 
-def save(fig, out_dir: Path, name: str) -> list:
-    paths = []
-    for ext in ("png", "svg"):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=ext, dpi=110, metadata={"Date": None} if ext == "svg" else None)
-        p = out_dir / f"{name}.{ext}"
-        write_atomic(p, buf.getvalue())
-        paths.append(p)
+def save(fig, out_dir: Path, name: str) -> Path:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
-    return paths
+    write_atomic(out_dir / f"{name}.png", buf.getvalue())
+    return out_dir / f"{name}.png"
 
 
 def write_charts(results, out_dir, suite=None) -> list:
@@ -220,10 +217,10 @@ def write_charts(results, out_dir, suite=None) -> list:
         unit = gs[0].rows[0][1].primary.unit
         title = f"{t.title if t else simple}\n{what}: {MODE_NAMES.get(mode, mode)} ({unit})"
         fname = chart_name(cls, name, mode, modes)
-        made.append((cls, name, mode, "bars", save(render(gs, title), out_dir, fname)[0]))
+        made.append((cls, name, mode, "bars", save(render(gs, title, t), out_dir, fname)))
         size_param = (t.size_param if t else None) or ("size" if any("size" in g.params for g in gs) else None)
         if size_param:
             fig = render_size(gs, size_param, f"{what}: {MODE_NAMES.get(mode, mode)} over {size_param}")
             if fig is not None:
-                made.append((cls, name, mode, "size", save(fig, out_dir, f"{fname}-by-{slug(size_param)}")[0]))
+                made.append((cls, name, mode, "size", save(fig, out_dir, f"{fname}-by-{slug(size_param)}")))
     return made

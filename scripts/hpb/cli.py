@@ -66,3 +66,15 @@ def replace_block(path, name: str, body: str) -> None:
     if i < 0 or j < i:
         raise InputError(f"{path}: no '{start}' ... '{end}' block to rewrite")
     write_atomic(path, text[:i] + start + "\n" + body.rstrip() + "\n" + end + text[j + len(end):])
+
+
+def load_runs(files) -> list:
+    """Each file read with its provenance; a benchmark that failed (score NaN) is left out, and one
+    line on stderr per file names what was skipped."""
+    from .model import load
+    runs = [load(f, skip_failed=True) for f in files]
+    for run in runs:
+        if run.skipped:
+            warn(f"{run.path}: skipped {len(run.skipped)} result(s) whose score is NaN (the benchmark failed): "
+                 + ", ".join(run.skipped))
+    return runs

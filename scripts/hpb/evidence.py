@@ -1,4 +1,5 @@
-"""Which runs may be pooled: full runs of the same benchmark code in the same environment.
+"""Which runs are evidence of which code: full runs of the same benchmark code in the same environment
+form a pool, the runs a technique's figures rest on.
 
 A run is a *full run* when `mvn jmh:run` ran the benchmarks with their classes' own settings: its
 provenance records no option that changes forks, iterations, times or params (selecting benchmarks,
@@ -7,8 +8,10 @@ measurement). A run without provenance is judged only when named explicitly.
 
 The *benchmark code* of a technique at a commit is a fingerprint of what its numbers depend on: the
 Java sources of its package in src/main and src/jmh and the suite's shared benchmark classes, with
-comments and blank space removed (a Javadoc change does not change a measurement), the versions of
-the libraries its metadata lists, and the JMH version. It is read from git at the run's recorded
+comments and blank space removed (a Javadoc change does not change a measurement) and the fork count
+of `@Fork` left out (how many forks JMH's own order runs changes how many samples, not what a fork
+measures; a trials run forks once per trial whatever it says), the versions of the libraries its
+metadata lists, and the JMH version. It is read from git at the run's recorded
 commit, so runs made before fingerprints existed are placed too; a run from a dirty tree has no
 known code and is never pooled with another.
 """
@@ -19,7 +22,9 @@ import re
 import subprocess
 from functools import lru_cache
 
-from .model import REPO, Run
+from dataclasses import dataclass
+
+from .model import REPO, Environment, Run
 
 # Options that leave every fork's settings as the class wrote them: what runs, where, on which JVM,
 # and (trial protocol) how many trials the budget or a count buys and in which shuffled order.
@@ -28,7 +33,9 @@ ENV_OPTIONS = {"jmh.include", "jmh.exclude", "jmh.jdk", "jmh.jvm", "jmh.jvmArgs"
 SHARED_IMPORT = re.compile(r"^import io\.hotpathbench\.([A-Z]\w*);", re.M)
 
 
-# The trial engine revision whose runs figures may rest on (TrialRun.ENGINE in the plugin).
+# The first trial engine revision whose runs figures may rest on (TrialRun.ENGINE in the plugin writes a
+# run's revision). Revision 1 had a defect that changed what it measured; a later revision counts
+# until one is shown to have one, so a new engine revision does not void the runs made before it.
 TRIALS_ENGINE = 2
 
 
@@ -51,6 +58,7 @@ def full_run(run: Run) -> tuple[bool, str]:
 
 # ---------------------------------------------------------------- code fingerprints
 
+_FORK_COUNT = re.compile(r"(@Fork\(\s*)(?:value\s*=\s*)?\d+\s*(?:,\s*)?|,\s*value\s*=\s*\d+(?=[\s,)])")
 _COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/|("(?:\\.|[^"\\])*")|(\'(?:\\.|[^\'\\])*\')', re.S)
 
 
@@ -59,6 +67,11 @@ def normalize_java(text: str) -> str:
     (string and char literals kept as they are)."""
     text = _COMMENT.sub(lambda m: m.group(1) or m.group(2) or " ", text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def measured_java(text: str) -> str:
+    """What of a Java source a measurement depends on: normalize_java without @Fork's fork count."""
+    return _FORK_COUNT.sub(lambda m: m.group(1) or "", normalize_java(text))
 
 
 def _git(*args) -> str | None:
@@ -133,7 +146,7 @@ def fingerprint(technique, commit: str | None) -> str | None:
         if texts[f] is None:
             continue
         n += 1
-        body = normalize_java(texts[f]) if f.endswith(".java") else texts[f]
+        body = measured_java(texts[f]) if f.endswith(".java") else texts[f]
         h.update(f.encode() + b"\0" + body.encode() + b"\0")
     pom = read("pom.xml")
     if not n or pom is None:
@@ -148,3 +161,33 @@ def run_code(technique, run: Run) -> str | None:
     if not run.commit or run.dirty:
         return None
     return fingerprint(technique, run.commit)
+
+
+@dataclass
+class Pool:
+    """Full runs of one technique's code in one environment."""
+    technique: object
+    code: str | None
+    env: Environment  # without host and cpu
+    runs: list  # [(Run, [Result of this technique])]
+
+
+def pools(runs: list, suite, require_full=True) -> list:
+    """The runs' results per (technique, benchmark code, environment). Results of a run that is not a
+    full run are left out when require_full (the report pools results/; files a user names are taken
+    as given)."""
+    out: dict = {}
+    for run in runs:
+        if require_full and not full_run(run)[0]:
+            continue
+        for t in suite.techniques:
+            rs = [r for r in run.results if r.cls == t.benchmark]
+            if not rs:
+                continue
+            code = run_code(t, run) or (f"unknown:{run.name}" if require_full else f"given:{run.name}")
+            by_env: dict = {}
+            for r in rs:
+                by_env.setdefault(Environment(r.env.jdk, r.env.vm, r.env.vm_version, r.env.jvm_args), []).append(r)
+            for env, rr in by_env.items():
+                out.setdefault((t.id, code, env), Pool(t, code, env, [])).runs.append((run, rr))
+    return list(out.values())

@@ -1,17 +1,10 @@
-"""Fork-level statistics for runs of the trial protocol (docs/protocol.md).
+"""Forks, the unit of replication (docs/protocol.md): each fork's figure, forks paired by trial, and
+disturbed forks.
 
-In a trials run, each configuration's k-th fork ran in its group's trial `trials[k]`, back to back
-with the other members of its group. A pair's figure comes from its forks paired by trial:
-
-- a fork's score is the mean of its measured iterations;
-- per common trial t, r_t = ln(a_t / b_t);
-- the figure is exp(mean r_t), the geometric mean of the per-trial ratios;
-- the interval is exp(mean r_t +/- t(0.975, n - 1) * sd(r_t) / sqrt(n)), a 95% Student t interval
-  on the log ratios over the n trials. A bootstrap over fewer than about 20 trials covers less than
-  it claims, so none is used.
-
-The plugin computes the same figure while it runs, to decide when a group is precise enough
-(jmh-maven-plugin's PairedRatio); a test holds the two to each other on a real run.
+A fork's figure is the mean of its measured iterations, or, for the gate's fast state (docs/gate.md),
+its best iteration: the highest throughput or the lowest time. In a trials run a configuration's k-th
+fork ran in its group's trial `trials[k]`, back to back with the other members of its group, so two
+configurations pair by trial; the interval over the pairs is stats.py's.
 
 A fork is "disturbed" when the CPU time the hypervisor stole plus the CPU time other processes used
 during its iterations (noise.steal + noise.other, each a share of the machine's CPU time, written by
@@ -21,116 +14,16 @@ forks are kept, flagged and counted beside every figure they enter; never droppe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-LEVEL = 0.95
-METHOD = ("geometric mean of per-trial ratios of paired fork scores, 95% Student t interval on the log ratios "
-          "over the trials")
+# One implementation of each statistic lives in stats.py; these names stay importable from here.
+from .stats import (LEVEL, METHOD, Paired, f_cdf, f_quantile, forks_for_p, interval_of_logs,  # noqa: F401
+                    mean_interval, rank_sum_p_greater, sd_ratio, smallest_p, t_cdf, t_quantile)
 
 # Two cores: a neighbour using a tenth of the machine's CPU time takes a fifth of the second core,
 # where the JIT and GC threads of the benchmark run. Below that, the pilot's quiet forks (1-4%).
 DISTURBED_PCT = 10.0
 NOISE_METRICS = ("noise.steal", "noise.other")
 
-
-# ---------------------------------------------------------------- Student t, standard library only
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the regularized incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betai(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(ln) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(ln) * _betacf(b, a, 1 - x) / b
-
-
-def t_cdf(t: float, df: float) -> float:
-    """P(T <= t) for Student's t with df degrees of freedom."""
-    x = df / (df + t * t)
-    tail = 0.5 * _betai(df / 2, 0.5, x)
-    return 1 - tail if t > 0 else tail
-
-
-def t_quantile(p: float, df: float) -> float:
-    """The p quantile of Student's t with df degrees of freedom."""
-    if not 0 < p < 1 or df <= 0:
-        raise ValueError(f"t quantile needs 0 < p < 1 and df > 0, got p={p}, df={df}")
-    if p < 0.5:
-        return -t_quantile(1 - p, df)
-    return _invert(lambda x: t_cdf(x, df), p)
-
-
-def _invert(cdf, p: float) -> float:
-    """The x >= 0 at which the increasing cdf reaches p (cdf(0) <= p): doubling, then bisection."""
-    lo, hi = 0.0, 1.0
-    while cdf(hi) < p:
-        hi *= 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if cdf(mid) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * max(1.0, hi):
-            break
-    return (lo + hi) / 2
-
-
-def f_cdf(x: float, d1: float, d2: float) -> float:
-    """P(F <= x) for Fisher's F with d1 and d2 degrees of freedom."""
-    if x <= 0:
-        return 0.0
-    return _betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2))
-
-
-def f_quantile(p: float, d1: float, d2: float) -> float:
-    """The p quantile of Fisher's F with d1 and d2 degrees of freedom."""
-    if not 0 < p < 1 or d1 <= 0 or d2 <= 0:
-        raise ValueError(f"F quantile needs 0 < p < 1 and positive degrees of freedom, got p={p}, d1={d1}, d2={d2}")
-    return _invert(lambda x: f_cdf(x, d1, d2), p)
-
-
-def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = LEVEL) -> tuple:
-    """sd_a / sd_b with its two-sided interval at `level` from the F distribution of the ratio of two
-    independent normal samples' variances (df_a and df_b their degrees of freedom): an interval that
-    covers 1 cannot tell the two spreads apart."""
-    v = (sd_a / sd_b) ** 2
-    tail = (1 - level) / 2
-    return (math.sqrt(v), math.sqrt(v / f_quantile(1 - tail, df_a, df_b)),
-            math.sqrt(v / f_quantile(tail, df_a, df_b)))
-
-
-# ---------------------------------------------------------------- forks and pairs
 
 def fork_iterations(raw) -> list:
     """Each fork's measured iteration values, from JMH's rawData (a list of forks, each a list of
@@ -155,45 +48,16 @@ def fork_means(raw) -> list:
 
 
 def fork_bests(raw, higher_is_better: bool) -> list:
-    """Each fork's best measured iteration: the highest throughput or the lowest time (NaN for a
-    fork without any). On machines whose cores switch between a fast and a slow state (docs/gate.md),
-    the best of many short iterations estimates the fast state's speed, which the share of time a
-    fork spent slow does not move."""
+    """Each fork's best measured iteration: the highest throughput or the lowest time (NaN for a fork
+    without any). On cores that switch between a fast and a slow state (docs/gate.md), the best of many
+    short iterations estimates the fast state's speed, which the share of time spent slow does not move."""
     pick = max if higher_is_better else min
     return [pick(v) if v else math.nan for v in fork_iterations(raw)]
 
 
-@dataclass(frozen=True)
-class Paired:
-    """A ratio from n paired trials: exp(mean log ratio) with its 95% t interval (NaN ends when n < 2)."""
-    value: float
-    lo: float
-    hi: float
-    n: int
-    logs: tuple = ()
-
-    @property
-    def high_over_low(self) -> float:
-        return self.hi / self.lo if self.n >= 2 and self.lo > 0 else math.nan
-
-
-def interval_of_logs(logs: list) -> Paired:
-    """The figure and 95% t interval of a list of per-trial log ratios."""
-    logs = [x for x in logs if math.isfinite(x)]
-    n = len(logs)
-    if n == 0:
-        return Paired(math.nan, math.nan, math.nan, 0)
-    mean = sum(logs) / n
-    if n < 2:
-        return Paired(math.exp(mean), math.nan, math.nan, 1, tuple(logs))
-    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
-    half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
-    return Paired(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n, tuple(logs))
-
-
 def paired_logs(a: list, a_trials, b: list, b_trials) -> list:
     """ln(a_t / b_t) for every trial t in which both configurations ran a fork with positive scores."""
-    bt = {t: v for t, v in zip(b_trials, b)}
+    bt = dict(zip(b_trials, b))
     out = []
     for t, v in zip(a_trials, a):
         w = bt.get(t)
@@ -207,79 +71,13 @@ def paired(a: list, a_trials, b: list, b_trials) -> Paired:
     return interval_of_logs(paired_logs(a, a_trials, b, b_trials))
 
 
-def mean_interval(values: list) -> tuple:
-    """A configuration's own score over its forks: (mean of fork means, 95% t interval low, high)."""
-    vals = [v for v in values if math.isfinite(v)]
-    n = len(vals)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    mean = sum(vals) / n
-    if n < 2:
-        return mean, math.nan, math.nan
-    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (n - 1))
-    half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
-
-
 def disturbed(noise: dict) -> list:
     """Per fork, whether its mean steal + other share exceeds DISTURBED_PCT (False when unrecorded)."""
     steal = noise.get("noise.steal") or []
     other = noise.get("noise.other") or []
-    n = max(len(steal), len(other))
     out = []
-    for k in range(n):
+    for k in range(max(len(steal), len(other))):
         s = steal[k] if k < len(steal) and math.isfinite(steal[k]) else 0.0
         o = other[k] if k < len(other) and math.isfinite(other[k]) else 0.0
         out.append(s + o > DISTURBED_PCT)
     return out
-
-
-# ---------------------------------------------------------------- allocation across forks
-
-def rank_sum_p_greater(base: list, head: list) -> float:
-    """One-sided exact Wilcoxon-Mann-Whitney rank-sum test: the probability, under the hypothesis
-    that head's and base's forks come from one distribution, of a rank sum for head at least as
-    large as the one seen (mid-ranks for ties). Exact for any fork count: the permutation
-    distribution is counted, not sampled, as a generating function over rank sums (each subset of
-    len(head) ranks adds one to the coefficient of its sum). NaN with no forks on a side."""
-    x = [v for v in base if math.isfinite(v)]
-    y = [v for v in head if math.isfinite(v)]
-    if not x or not y:
-        return math.nan
-    pooled = sorted(x + y)
-    rank2 = {}  # twice the mid-rank, a whole number
-    i = 0
-    while i < len(pooled):
-        j = i
-        while j + 1 < len(pooled) and pooled[j + 1] == pooled[i]:
-            j += 1
-        rank2[pooled[i]] = i + j + 2
-        i = j + 1
-    seen = sum(rank2[v] for v in y)
-    n = len(y)
-    width = math.comb(len(pooled), n).bit_length() + 1  # bits per coefficient: no count overflows its slot
-    ways = [1] + [0] * n  # ways[k]: polynomial in x^(rank sum) over subsets of k ranks, packed in one int
-    for r in (rank2[v] for v in x + y):
-        for k in range(n, 0, -1):
-            ways[k] += ways[k - 1] << (r * width)
-    mask = (1 << width) - 1
-    at_least = ways[n] >> (seen * width)
-    hits = 0
-    while at_least:
-        hits += at_least & mask
-        at_least >>= width
-    return hits / math.comb(len(pooled), n)
-
-
-def smallest_p(n_base: int, n_head: int) -> float:
-    """The smallest p the exact rank-sum test can give with these fork counts: 1 / C(n+m, m)
-    (3 forks a side: 0.05; 4: 0.0143; 5: 0.00397; 6: 0.00108)."""
-    return 1 / math.comb(n_base + n_head, n_head) if n_base and n_head else math.nan
-
-
-def forks_for_p(alpha: float) -> int:
-    """Forks a side the exact rank-sum test needs before it can reach p <= alpha at all."""
-    n = 1
-    while smallest_p(n, n) > alpha:
-        n += 1
-    return n

@@ -1,65 +1,99 @@
-"""Figures across machines: each machine's own figure side by side, and, once three or more
-machines have measured the same code, a prediction for a machine not yet seen.
+"""Figures across boots and machines.
 
-Machines of this kind differ 2x in speed and up to 30% in some ratios, so the spread between
-machines is a fact about the fleet, not measurement error, and is kept apart from it:
+A machine is what model.machine_key names (never a boot, never the host id that every VM of one image
+shares); a boot is a level below it. Trials are independent draws within one boot; what a boot
+started with (the VM's placement on its host, the kernel it booted) is shared by every trial of that
+boot, so trials of different boots are not pooled as if independent:
 
-- a machine's figure is its geometric-mean ratio with its own fork-level 95% interval (from its
-  trials; see forks.py), on the log scale an estimate y_i with standard error s_i;
-- across k machines, a random-effects model (DerSimonian and Laird 1986) treats each machine's
-  true log ratio as drawn from N(mu, tau^2): tau^2, the between-machine variance, is estimated by the
-  method of moments from Cochran's Q; mu is the inverse-variance weighted mean with weights
-  1 / (s_i^2 + tau^2);
-- the 95% prediction interval for a new machine is mu +/- t(0.975, k - 1) * sqrt(tau^2 + se(mu)^2),
-  a t-based interval over k - 1 degrees of freedom. With three machines t is 4.30, so the interval is
-  wide, as it should be: three machines say little about the fleet. (Higgins, Thompson and
-  Spiegelhalter 2009 use k - 2 degrees of freedom, wider still; k - 1 is the issue's choice and is
-  named here so a reader can tell.)
-- With fewer than three machines there is no prediction: the figure says how many machines it rests
-  on and the range of their figures.
+- one boot: the machine's figure is the estimate over its paired trials (stats.of_logs), the trials
+  of every run made in that boot together;
+- several boots: each boot's mean log ratio is one unit, and the machine's figure is their mean with
+  a t interval over boots - 1 degrees of freedom (two boots give a wide interval, honestly);
+- machines are never pooled. Machines of this kind differ 2x in speed and up to 30% in some ratios:
+  a fact about the fleet, not measurement error. Each machine's figure keeps its own interval, and a
+  figure says how many machines and boots it rests on. With three or more machines a random-effects
+  model (DerSimonian and Laird 1986) treats each machine's true log ratio as drawn from N(mu, tau^2)
+  and gives a 95% prediction interval for a machine not yet seen, mu +/- t(0.975, k - 1) *
+  sqrt(tau^2 + se(mu)^2) (Higgins, Thompson and Spiegelhalter 2009 use k - 2, wider still).
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
-from .forks import t_quantile
+from . import stats
 
 MIN_MACHINES_FOR_PREDICTION = 3
-LEVEL = 0.95
 
 
 @dataclass(frozen=True)
 class MachineFigure:
-    """One machine's figure for a pair: ratio with its 95% interval, from n trials."""
+    """One machine's figure for a pair, from `trials` paired trials in `boots` boots."""
     machine: str
-    ratio: float
-    lo: float
-    hi: float
-    n: int
-    label: str = ""
+    label: str
+    estimate: stats.Estimate
+    trials: int
+    boots: int
+    spread: float  # sd of the per-trial log ratios within a boot: what one more trial buys
+    floor: stats.Figure | None = None  # an interval the figure's must hold (a measurement's resolution)
 
     @property
-    def log(self) -> float:
-        return math.log(self.ratio)
+    def figure(self) -> stats.Figure:
+        return stats.widen(self.estimate.figure(), self.floor)
 
     @property
-    def se(self) -> float:
-        """The standard error of the log ratio, recovered from the interval's half-width."""
-        if self.n < 2 or not (self.lo > 0 and self.hi > 0):
-            return math.nan
-        return (math.log(self.hi) - math.log(self.lo)) / 2 / t_quantile(1 - (1 - LEVEL) / 2, self.n - 1)
+    def ratio(self) -> float:
+        return self.figure.value
+
+    @property
+    def lo(self) -> float:
+        return self.figure.lo
+
+    @property
+    def hi(self) -> float:
+        return self.figure.hi
+
+    @property
+    def n(self) -> int:
+        return self.trials
+
+
+def machine_figure(machine: str, label: str, logs_by_boot: dict, floor: stats.Figure | None = None) -> MachineFigure:
+    """A machine's figure from its per-trial log ratios, by boot; floor: see MachineFigure."""
+    boots = [[x for x in logs if math.isfinite(x)] for logs in logs_by_boot.values()]
+    boots = [b for b in boots if b]
+    n = sum(len(b) for b in boots)
+    dev = sum(sum((x - sum(b) / len(b)) ** 2 for x in b) for b in boots)
+    spread = math.sqrt(dev / (n - len(boots))) if n > len(boots) else math.nan
+    if len(boots) == 1:
+        est = stats.of_logs(boots[0])
+    else:
+        units = stats.of_logs([sum(b) / len(b) for b in boots])
+        est = stats.Estimate(units.mean, units.se, units.df, n)
+    return MachineFigure(machine, label, est, n, len(boots), spread, floor)
+
+
+def cpu_label(cpu: str) -> str:
+    """'Intel(R) Xeon(R) Processor @ 2.50GHz x2' -> 'Intel Xeon @ 2.50GHz x2'."""
+    return re.sub(r"\s+", " ", re.sub(r"\((R|TM)\)|\b(Processor|CPU)\b", "", cpu or "")).strip() or "unrecorded CPU"
+
+
+def rests_on(figs: list) -> str:
+    """'2 machines, 3 boots, 24 trials'."""
+    k, b, n = len(figs), sum(f.boots for f in figs), sum(f.trials for f in figs)
+    return f"{k} machine{'s' * (k != 1)}, {b} boot{'s' * (b != 1)}, {n} trial{'s' * (n != 1)}"
 
 
 @dataclass(frozen=True)
 class AcrossMachines:
-    """What k machines' figures say together."""
+    """What k machines' figures say together: the range, and with k >= 3 a prediction."""
     k: int
-    low: float           # the lowest machine figure seen
-    high: float          # the highest machine figure seen
-    mean: float = math.nan        # exp(mu) of the random-effects model (k >= 3)
-    tau: float = math.nan         # between-machine standard deviation of the log ratio (k >= 3)
-    pred_lo: float = math.nan     # 95% prediction interval for a new machine (k >= 3)
+    low: float
+    high: float
+    mean: float = math.nan     # exp(mu) of the random-effects model (k >= 3)
+    tau: float = math.nan      # between-machine standard deviation of the log ratio (k >= 3)
+    pred_lo: float = math.nan  # 95% prediction interval for a new machine (k >= 3)
     pred_hi: float = math.nan
 
     @property
@@ -69,32 +103,23 @@ class AcrossMachines:
     def describe(self) -> str:
         if self.k == 1:
             return "1 machine"
-        s = f"{self.k} machines, {_g(self.low)}x to {_g(self.high)}x"
-        if self.predicts:
-            s += f"; a new machine: [{_g(self.pred_lo)}, {_g(self.pred_hi)}] (95% prediction)"
-        return s
-
-
-def _g(x: float) -> str:
-    return f"{x:.3g}"
+        s = f"{self.k} machines, {self.low:.3g}x to {self.high:.3g}x"
+        return s + (f"; a new machine: [{self.pred_lo:.3g}, {self.pred_hi:.3g}] (95% prediction)" if self.predicts else "")
 
 
 def dersimonian_laird(ys: list, ses: list) -> tuple:
     """(mu, se(mu), tau^2) of the DerSimonian-Laird random-effects model. A machine whose standard
     error is unknown or zero is weighted as if its error were negligible next to tau."""
-    k = len(ys)
+    k, floor = len(ys), 1e-12
     v = [s * s if s == s and s > 0 else 0.0 for s in ses]
-    floor = 1e-12
     w = [1.0 / max(x, floor) for x in v]
-    sw = sum(w)
-    fixed = sum(wi * y for wi, y in zip(w, ys)) / sw
+    fixed = sum(wi * y for wi, y in zip(w, ys)) / sum(w)
     q = sum(wi * (y - fixed) ** 2 for wi, y in zip(w, ys))
-    c = sw - sum(wi * wi for wi in w) / sw
+    c = sum(w) - sum(wi * wi for wi in w) / sum(w)
     tau2 = max(0.0, (q - (k - 1)) / c) if c > 0 else 0.0
     ws = [1.0 / (x + tau2) if x + tau2 > floor else 1.0 / floor for x in v]
     mu = sum(wi * y for wi, y in zip(ws, ys)) / sum(ws)
-    se_mu = math.sqrt(1.0 / sum(ws))
-    return mu, se_mu, tau2
+    return mu, math.sqrt(1.0 / sum(ws)), tau2
 
 
 def across(figures: list) -> AcrossMachines | None:
@@ -102,11 +127,9 @@ def across(figures: list) -> AcrossMachines | None:
     figs = [f for f in figures if f.ratio > 0 and math.isfinite(f.ratio)]
     if not figs:
         return None
-    lo = min(f.ratio for f in figs)
-    hi = max(f.ratio for f in figs)
-    k = len(figs)
+    k, lo, hi = len(figs), min(f.ratio for f in figs), max(f.ratio for f in figs)
     if k < MIN_MACHINES_FOR_PREDICTION:
         return AcrossMachines(k, lo, hi)
-    mu, se_mu, tau2 = dersimonian_laird([f.log for f in figs], [f.se for f in figs])
-    half = t_quantile(1 - (1 - LEVEL) / 2, k - 1) * math.sqrt(tau2 + se_mu * se_mu)
+    mu, se_mu, tau2 = dersimonian_laird([math.log(f.ratio) for f in figs], [f.estimate.se for f in figs])
+    half = stats.t_quantile(1 - (1 - stats.LEVEL) / 2, k - 1) * math.sqrt(tau2 + se_mu * se_mu)
     return AcrossMachines(k, lo, hi, math.exp(mu), math.sqrt(tau2), math.exp(mu - half), math.exp(mu + half))

@@ -12,12 +12,13 @@ a file (written by `mvn jmh:run`) adds the host, the commit and the JMH options.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import forks, stats
 
 NAN = float("nan")
 INF = float("inf")
@@ -106,9 +107,6 @@ class Metric:
         unit = {"rate": "ops/s", "time": "s/op"}.get(kind, self.unit)
         return Metric(self.score * f, self.lo * f, self.hi * f, unit)
 
-    def shifted(self, delta: float) -> "Metric":
-        return Metric(self.score + delta, self.lo + delta, self.hi + delta, self.unit)
-
     def scaled(self, factor: float) -> "Metric":
         return Metric(self.score * factor, self.lo * factor, self.hi * factor, self.unit)
 
@@ -121,7 +119,7 @@ class Environment:
     vm_version: str = ""
     jvm_args: tuple = ()
     cpu: str = ""  # provenance: host CPU model and core count
-    host: str = ""  # provenance: host id (machine id + boot id), "" when unknown
+    host: str = ""  # provenance: the machine key (model.machine_key), "" when unknown
 
     @property
     def jdk_major(self) -> str:
@@ -162,6 +160,15 @@ class Result:
         """Per-fork means of a metric ('primary' or a secondary name); [] when unknown."""
         return list(self.fork_values.get("primary" if name in ("primary", "", None) else name, ()))
 
+    def over_forks(self, name: str | None = "primary") -> Metric | None:
+        """A metric as the suite reports it: for a trials run, the mean over its forks with the 95% t
+        interval over them (the fork is the unit); JMH's own for a run without forks to count."""
+        m = self.metric(name)
+        if m is None or not self.paired:
+            return m
+        mean, lo, hi = stats.mean_interval(self.forks_of(name))
+        return Metric(mean, lo, hi, m.unit) if math.isfinite(mean) else m
+
     @property
     def cls(self) -> str:
         return self.benchmark.rsplit(".", 1)[0]
@@ -195,6 +202,7 @@ class Run:
     path: Path
     results: list
     provenance: dict | None = None
+    skipped: list = field(default_factory=list)  # results left out by load(skip_failed=True)
 
     @property
     def name(self) -> str:
@@ -218,8 +226,14 @@ class Run:
         return host_cpu(self.provenance)
 
     @property
-    def host(self) -> str:
-        return host_id(self.provenance)
+    def machine(self) -> str:
+        """The machine key (model.machine_key), or this file's name when its provenance has no host."""
+        return machine_key(self.provenance) or f"unknown:{self.name}"
+
+    @property
+    def boot(self) -> str:
+        """The machine and boot, or the file's name when the boot is unrecorded (a boot of its own)."""
+        return f"{self.machine}/{boot_id(self.provenance) or self.name}"
 
     @property
     def protocol(self) -> str:
@@ -253,17 +267,25 @@ def host_cpu(prov) -> str:
     return f"{h.get('cpuModel')} x{h.get('availableProcessors', '?')}"
 
 
-def host_id(prov) -> str:
-    """The machine a run came from: the provenance's host id and boot id (virtual machines made
-    from one image share /etc/machine-id and the hostname, so the boot id tells them apart); for a
-    provenance written before host ids existed, its CPU model stands in ("cpu:AMD EPYC x2")."""
+def machine_key(prov) -> str:
+    """The machine a run came from: the provenance's host.machineKey (a hash of the DMI product UUID,
+    else of CPU model, flags, processors and memory), else, for a run recorded before machine keys,
+    its CPU model, processor count and memory in GiB. Never the boot id (a reboot is the same machine)
+    and never host.id: VMs made from one image share /etc/machine-id and the hostname, so an Intel VM
+    carries the AMD VMs' host id. "" when the provenance says nothing of the host."""
     h = (prov or {}).get("host") or {}
     if not isinstance(h, dict):
         return ""
-    if h.get("id"):
-        return f"{h['id']}" + (f"/{h['bootId']}" if h.get("bootId") else "")
+    if h.get("machineKey"):
+        return str(h["machineKey"])
     cpu = host_cpu(prov)
-    return f"cpu:{cpu}" if cpu else ""
+    mem = h.get("memTotalBytes")
+    return cpu + (f" {round(mem / 2 ** 30)} GiB" if isinstance(mem, (int, float)) and mem > 0 else "") if cpu else ""
+
+
+def boot_id(prov) -> str:
+    h = (prov or {}).get("host") or {}
+    return str(h.get("bootId") or "") if isinstance(h, dict) else ""
 
 
 # ---------------------------------------------------------------- loading
@@ -288,19 +310,6 @@ def _num(v, where: str) -> float:
     raise InputError(f"{where}: expected a number, got {str(v)[:40]!r}")
 
 
-# Student t quantiles for a two-sided 99.9% interval (JMH's confidence level), by degrees of freedom.
-_T999 = [(1, 636.62), (2, 31.599), (3, 12.924), (4, 8.610), (5, 6.869), (6, 5.959), (7, 5.408), (8, 5.041),
-         (9, 4.781), (10, 4.587), (12, 4.318), (15, 4.073), (20, 3.850), (30, 3.646), (60, 3.460),
-         (120, 3.373)]
-
-
-def t999(df: int) -> float:
-    for d, t in _T999:
-        if df <= d:
-            return t
-    return 3.291
-
-
 def _raw_interval(score: float, raw, where: str) -> tuple[float, float]:
     """99.9% interval of `score` from the per-iteration values: the interval of their mean, scaled
     by score/mean (1 for an average, the iteration count for a sum). Unknown with < 2 values."""
@@ -312,8 +321,7 @@ def _raw_interval(score: float, raw, where: str) -> tuple[float, float]:
     mean = sum(vals) / len(vals)
     if mean == 0:
         return (0.0, 0.0) if score == 0 and all(v == 0 for v in vals) else (NAN, NAN)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1))
-    half = t999(len(vals) - 1) * sd / math.sqrt(len(vals))
+    half = stats.t_quantile(0.9995, len(vals) - 1) * stats.sd(vals) / math.sqrt(len(vals))
     k = score / mean
     return (mean - half) * k, (mean + half) * k
 
@@ -397,17 +405,19 @@ def _read_json(path: Path, what: str):
         raise InputError(f"{name}: {what} nested too deeply to read")
 
 
-def load(path, with_provenance: bool = True) -> Run:
-    """Read one JMH JSON result file (and the .provenance.json beside it, if any), checked."""
+def load(path, with_provenance: bool = True, skip_failed: bool = False) -> Run:
+    """Read one JMH JSON result file (and the .provenance.json beside it, if any), checked. With
+    skip_failed, a result whose primary score is NaN (JMH writes that for a benchmark that failed) is
+    left out and named in Run.skipped instead of making the whole file bad input."""
     path = Path(path)
     name = str(path)
     data = _read_json(path, "JSON")
     if not isinstance(data, list) or not data:
         raise InputError(f"{name}: not a JMH result file (expected a non-empty JSON array of benchmark results)")
     prov = _provenance(path) if with_provenance else None
-    cpu, host = host_cpu(prov), host_id(prov)
+    cpu, host = host_cpu(prov), machine_key(prov)
     trials_of = _trials(prov)
-    results, seen = [], {}
+    results, seen, skipped = [], {}, []
     for i, r in enumerate(data):
         where = f"{name}: result {i}"
         if not isinstance(r, dict) or not isinstance(r.get("benchmark"), str) or "mode" not in r:
@@ -422,6 +432,10 @@ def load(path, with_provenance: bool = True) -> Run:
             raise InputError(f"{where}: result without primaryMetric")
         params = _params(r.get("params"), where)
         where = f"{name}: {bench} {fmt_key_params(params)}".rstrip()
+        score = r["primaryMetric"].get("score") if isinstance(r["primaryMetric"], dict) else None
+        if skip_failed and (score != score or str(score).strip().lower() == "nan"):
+            skipped.append(f"{bench.rsplit('.', 2)[-2]}.{bench.rsplit('.', 1)[-1]} {fmt_key_params(params)}".rstrip())
+            continue
         primary = _metric(r["primaryMetric"], where + " primaryMetric", True)
         sec = r.get("secondaryMetrics") or {}
         if not isinstance(sec, dict):
@@ -430,34 +444,34 @@ def load(path, with_provenance: bool = True) -> Run:
         for k, v in sec.items():
             secondary[k.lstrip("\u00b7")] = _metric(v, f"{where} {k}", False)
         threads = r.get("threads", 1)
-        forks = r.get("forks", 1)
+        nforks = r.get("forks", 1)
         if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
             raise InputError(f"{where}: threads {threads!r} is not a positive integer")
-        if not isinstance(forks, int) or isinstance(forks, bool) or forks < 0:
-            raise InputError(f"{where}: forks {forks!r} is not an integer")
+        if not isinstance(nforks, int) or isinstance(nforks, bool) or nforks < 0:
+            raise InputError(f"{where}: forks {nforks!r} is not an integer")
         args = r.get("jvmArgs") or []
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise InputError(f"{where}: jvmArgs is not a list of strings")
         env = Environment(str(r.get("jdkVersion", "")), str(r.get("vmName", "")), str(r.get("vmVersion", "")),
                           tuple(a for a in args if a not in ENGINE_JVM_ARGS), cpu, host)
-        fork_values = {"primary": _fork_means(r["primaryMetric"])}
-        if r["mode"] in ("thrpt", "avgt"):
-            fork_values.update(_fork_bests(r["primaryMetric"], r["mode"] == "thrpt"))
+        fork_values = _fork_figures(r["primaryMetric"], r["mode"])
         for k, v in sec.items():
-            fork_values[k.lstrip("\u00b7")] = _fork_means(v)
+            fork_values[k.lstrip("\u00b7")] = _fork_figures(v, "")["primary"] if isinstance(v, dict) else ()
         if (prov or {}).get("protocol") == "trials":
             for k, v in sec.items():
                 summed = _per_fork_sums(v, secondary[k.lstrip("\u00b7")])
                 if summed is not None:
                     secondary[k.lstrip("\u00b7")], fork_values[k.lstrip("\u00b7")] = summed
         trials = trials_of.get((bench, r["mode"], tuple(sorted(params.items()))), ())
-        res = Result(bench, r["mode"], params, primary, secondary, threads, forks, env, name, fork_values, trials,
+        res = Result(bench, r["mode"], params, primary, secondary, threads, nforks, env, name, fork_values, trials,
                      (r.get("warmupIterations"), r.get("warmupTime")))
         if res.key in seen:
             raise InputError(f"{where}: measured twice in this file (results {seen[res.key]} and {i})")
         seen[res.key] = i
         results.append(res)
-    return Run(path, results, prov)
+    if not results:
+        raise InputError(f"{name}: every result's score is NaN (every benchmark failed)")
+    return Run(path, results, prov, skipped)
 
 
 def _per_fork_sums(m, metric: "Metric"):
@@ -484,27 +498,19 @@ def _per_fork_sums(m, metric: "Metric"):
             tuple(sum(f) for f in forks))
 
 
-def _fork_means(m) -> tuple:
-    from .forks import fork_means
-    if not isinstance(m, dict):
-        return ()
+def _fork_figures(m, mode: str) -> dict:
+    """Each fork's figure from a metric's rawData (forks.py): its mean ("primary"), and for a
+    throughput or a time its best iteration (BEST, the fast state of twocommit.fast_state) and its
+    count of iterations (ITERATIONS). Empty where rawData is unreadable."""
     raw = m.get("rawData") if m.get("rawData") is not None else m.get("rawDataHistogram")
     try:
-        return tuple(fork_means(raw))
+        out = {"primary": tuple(forks.fork_means(raw))}
+        if mode in ("thrpt", "avgt"):
+            out.update({BEST: tuple(forks.fork_bests(raw, mode == "thrpt")),
+                        ITERATIONS: tuple(len(v) for v in forks.fork_iterations(raw))})
     except (TypeError, ValueError):
-        return ()
-
-
-def _fork_bests(m, higher_is_better: bool) -> dict:
-    """The primary score's per-fork best iteration (BEST) and iteration count (ITERATIONS), for the
-    fast-state figure (twocommit.fast_state); {} when rawData is unreadable."""
-    from .forks import fork_bests, fork_iterations
-    raw = m.get("rawData") if isinstance(m, dict) else None
-    try:
-        its = fork_iterations(raw)
-    except (TypeError, ValueError):
-        return {}
-    return {BEST: tuple(fork_bests(its, higher_is_better)), ITERATIONS: tuple(len(v) for v in its)} if its else {}
+        return {"primary": ()}
+    return out if out["primary"] else {"primary": ()}
 
 
 def _trials(prov) -> dict:
@@ -575,6 +581,3 @@ def newest_run(results_dir=RESULTS_DIR) -> Path:
         raise InputError(f"{results_dir}: no JMH result files (run `mvn jmh:run` first or name a file)")
     return cands[-1]
 
-
-def file_digest(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]

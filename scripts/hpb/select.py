@@ -97,13 +97,6 @@ def group_results(results, suite: Suite | None = None) -> list:
     return list(groups.values())
 
 
-def by_class(groups) -> dict:
-    out: dict = {}
-    for g in groups:
-        out.setdefault(g.cls, []).append(g)
-    return out
-
-
 def numeric(v: str) -> float:
     try:
         return float(v)

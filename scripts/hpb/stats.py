@@ -1,37 +1,120 @@
-"""Ratios with intervals, pooling across runs, equivalence.
+"""Every statistic the scripts use, each written once: Student's t (and Fisher's F), the interval
+method, the trials a figure would need, equivalence, the exact rank-sum test, and the fallback for
+results that have no forks to count.
 
-Ratio intervals: JMH gives each score a 99.9% confidence interval (scoreConfidence, or score +/-
-scoreError). For a ratio a/b of two positive scores we use the conservative interval
-[lo_a / hi_b, hi_a / lo_b]: every pair of values inside the two intervals gives a ratio inside it.
-It is wider than a propagated-error interval, never narrower, so a claim that clears its bar at the
-pessimistic end holds for any values the two intervals allow. A lower bound at or below zero (JMH
-reports those for very noisy scores) makes the ratio unbounded on that side. An unknown error
-(NaN, e.g. a single measurement iteration) makes the interval unknown.
+The interval method (docs/protocol.md). A figure is a ratio; on the log scale its estimate is a mean
+with a standard error and degrees of freedom (Estimate):
+- forks paired by trial (both ran back to back): per trial r_t = ln(a_t / b_t); mean(r), sd(r) /
+  sqrt(n), n - 1 degrees of freedom;
+- forks not paired (other trials, other runs): the difference of the two sides' mean log fork
+  scores, Welch's standard error and Welch-Satterthwaite degrees of freedom;
+- several estimates at once (a figure over several configurations, one machine's boots, two
+  environments' gains): their mean or difference, with the same error propagation;
+and the interval is exp(mean +/- t(0.975, df) * se): a 95% Student t interval. The quantile is the
+exact one for real degrees of freedom (never rounded). No bootstrap: with fewer than about 20 trials
+a percentile bootstrap covers less than it claims.
 
-Pooling across runs ("run envelope"): a run's interval describes the error within that run only;
-a rerun on another machine of the same kind moved the validator's ratio from 129x [118, 142] to 96x.
-The figure the suite cites for a pair is pooled over every full run of the same benchmark code on
-the same JDK and JVM options: its point is the geometric mean of the runs' ratios, and its interval
-the envelope of the runs' intervals, [min of the pessimistic ends, max of the optimistic ends]. It
-holds every run's ratio and that run's own error, so it covers the spread between the runs and
-machines seen so far; it grows as runs that disagree are added, and with a single run it is that
-run's interval (the report says so beside the figure).
-
-Equivalence ("no difference within +/-X%"): shown when the whole ratio interval lies inside
-[1/(1+X), 1+X]. Each end of our interval is a 99.9% bound, so this is the interval-inclusion form
-of two one-sided tests (TOST), each at the 0.1% level or stricter.
+The fallback, for a configuration measured without forks to count (one fork, or JMH's own fork
+order): JMH's 99.9% interval of each score, combined conservatively into [lo_a / hi_b, hi_a / lo_b]
+(every pair of values inside the two intervals gives a ratio inside it). The report never shows it
+beside a figure from forks: a pair is either paired by trial or falls back, and says which.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .model import NAN, INF, Metric, higher_is_better
+NAN, INF = float("nan"), float("inf")
+LEVEL = 0.95
+METHOD = "95% Student t interval on the log ratios over trials (forks paired by trial)"
 
+
+# ---------------------------------------------------------------- Student's t and Fisher's F
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the regularized incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _betai(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0 or x >= 1:
+        return 0.0 if x <= 0 else 1.0
+    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(ln) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(ln) * _betacf(b, a, 1 - x) / b
+
+
+def t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t with df (real) degrees of freedom."""
+    tail = 0.5 * _betai(df / 2, 0.5, df / (df + t * t))
+    return 1 - tail if t > 0 else tail
+
+
+def _invert(cdf, p: float) -> float:
+    """The x >= 0 at which the increasing cdf reaches p (cdf(0) <= p): doubling, then bisection."""
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < p:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+        if hi - lo < 1e-12 * max(1.0, hi):
+            break
+    return (lo + hi) / 2
+
+
+@lru_cache(maxsize=4096)
+def t_quantile(p: float, df: float) -> float:
+    """The p quantile of Student's t with df degrees of freedom (df need not be whole)."""
+    if not 0 < p < 1 or not df > 0:
+        raise ValueError(f"t quantile needs 0 < p < 1 and df > 0, got p={p}, df={df}")
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    return _invert(lambda x: t_cdf(x, df), p)
+
+
+def f_cdf(x: float, d1: float, d2: float) -> float:
+    """P(F <= x) for Fisher's F with d1 and d2 degrees of freedom."""
+    return 0.0 if x <= 0 else _betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2))
+
+
+def f_quantile(p: float, d1: float, d2: float) -> float:
+    """The p quantile of Fisher's F with d1 and d2 degrees of freedom."""
+    if not 0 < p < 1 or d1 <= 0 or d2 <= 0:
+        raise ValueError(f"F quantile needs 0 < p < 1 and positive degrees of freedom, got p={p}, d1={d1}, d2={d2}")
+    return _invert(lambda x: f_cdf(x, d1, d2), p)
+
+
+def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = LEVEL) -> tuple:
+    """sd_a / sd_b with its two-sided interval at `level` from the F distribution of the ratio of two
+    independent normal samples' variances: an interval that covers 1 cannot tell the spreads apart."""
+    v, tail = (sd_a / sd_b) ** 2, (1 - level) / 2
+    return math.sqrt(v), math.sqrt(v / f_quantile(1 - tail, df_a, df_b)), math.sqrt(v / f_quantile(tail, df_a, df_b))
+
+
+# ---------------------------------------------------------------- the interval method
 
 @dataclass(frozen=True)
 class Figure:
-    """A ratio with its interval: value, pessimistic-or-low end, optimistic-or-high end."""
+    """A ratio with its interval (NaN ends when unknown)."""
     value: float
     lo: float = NAN
     hi: float = NAN
@@ -48,69 +131,110 @@ class Figure:
         return self.known and self.lo * (1 - 1e-9) <= x <= self.hi * (1 + 1e-9)
 
 
-def ratio(a: Metric, b: Metric) -> Figure:
-    """a/b with its conservative interval; both in comparable units."""
-    a, b = a.base(), b.base()
-    if b.score == 0:
-        r = NAN if a.score == 0 else INF
-    else:
-        r = a.score / b.score
-    if not (a.known and b.known):
-        return Figure(r)
-    la, ha, lb, hb = max(a.lo, 0.0), a.hi, max(b.lo, 0.0), b.hi
-    if hb <= 0 or ha < 0:
-        return Figure(r)
-    return Figure(r, la / hb, ha / lb if lb > 0 else INF)
+@dataclass(frozen=True)
+class Estimate:
+    """A log ratio: mean, standard error (NaN when unknown), degrees of freedom and trials (or units)."""
+    mean: float
+    se: float = NAN
+    df: float = NAN
+    n: int = 0
+
+    def figure(self, level: float = LEVEL) -> Figure:
+        if self.n == 0 or math.isnan(self.mean):
+            return Figure(NAN)
+        if math.isnan(self.se) or not self.df > 0:
+            return Figure(math.exp(self.mean))
+        half = t_quantile(1 - (1 - level) / 2, self.df) * self.se
+        return Figure(math.exp(self.mean), math.exp(self.mean - half), math.exp(self.mean + half))
 
 
-def speedup(after: Metric, before: Metric, higher_better: bool | None = None) -> Figure:
-    """How many times better `after` is than `before` (>1 is better), interval included; the
-    direction comes from the unit unless given (a technique's own metric declares it)."""
-    hb = higher_is_better(after.unit) if higher_better is None else higher_better
-    return ratio(after, before) if hb else ratio(before, after)
+def sd(xs: list) -> float:
+    n = len(xs)
+    if n < 2:
+        return NAN
+    m = sum(xs) / n
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
 
 
-def geomean_metric(ms: list) -> Metric:
-    """Geometric mean of several scores (base units); the interval is the geometric mean of the
-    ends, which contains the geometric mean of any values inside the individual intervals."""
-    ms = [m.base() for m in ms]
-
-    def gm(xs):
-        xs = list(xs)
-        if any(not math.isfinite(x) for x in xs):
-            return NAN
-        if any(x <= 0 for x in xs):
-            return 0.0
-        return math.exp(sum(math.log(x) for x in xs) / len(xs))
-
-    known = all(m.known for m in ms)
-    return Metric(gm(m.score for m in ms), gm(max(m.lo, 0) for m in ms) if known else NAN,
-                  gm(m.hi for m in ms) if known else NAN, ms[0].unit)
+def of_logs(logs: list) -> Estimate:
+    """The estimate from values on the log scale, each one independent unit (a trial, a boot)."""
+    xs = [x for x in logs if math.isfinite(x)]
+    n = len(xs)
+    if n == 0:
+        return Estimate(NAN)
+    return Estimate(sum(xs) / n, sd(xs) / math.sqrt(n), n - 1.0, n)
 
 
-def change(before: Figure, after: Figure) -> Figure:
-    """after / before for two ratios, with the conservative interval [lo_a/hi_b, hi_a/lo_b]: how
-    the gain moved between two runs or environments (> 1: it grew)."""
-    v = after.value / before.value if before.value not in (0, INF) and math.isfinite(before.value) else NAN
-    if not (before.known and after.known) or before.hi <= 0:
-        return Figure(v)
-    lo = after.lo / before.hi if math.isfinite(before.hi) else 0.0
-    hi = after.hi / before.lo if before.lo > 0 else INF
-    return Figure(v, lo, hi)
+def _combine(ests: list, signs: list, n: int) -> Estimate:
+    """sum(sign * mean) with Welch-Satterthwaite degrees of freedom."""
+    mean = sum(s * e.mean for s, e in zip(signs, ests))
+    var = [(s * e.se) ** 2 for s, e in zip(signs, ests)]
+    if any(math.isnan(v) or not e.df > 0 for v, e in zip(var, ests)):
+        return Estimate(mean, NAN, NAN, n)
+    den = sum(v * v / e.df for v, e in zip(var, ests))
+    df = sum(var) ** 2 / den if den > 0 else sum(e.df for e in ests)
+    return Estimate(mean, math.sqrt(sum(var)), df, n)
 
 
-def envelope(figures: list) -> Figure:
-    """The pooled figure over runs (see the module docstring): geometric mean of the points, the
-    envelope of the intervals; unknown if any run's interval is unknown."""
-    if len(figures) == 1:
-        return figures[0]
-    pts = [f.value for f in figures]
-    if not pts or any(not (math.isfinite(p) and p > 0) for p in pts):
-        return Figure(NAN)
-    point = math.exp(sum(math.log(p) for p in pts) / len(pts))
-    if not all(f.known for f in figures):
-        return Figure(point)
-    return Figure(point, min(f.lo for f in figures), max(f.hi for f in figures))
+def difference(a: Estimate, b: Estimate) -> Estimate:
+    """a - b for two independent estimates (two runs, two environments, two sides' forks)."""
+    return _combine([a, b], [1.0, -1.0], min(a.n, b.n))
+
+
+def average(ests: list) -> Estimate:
+    """The mean of several independent estimates (a figure over several configurations)."""
+    if len(ests) == 1:
+        return ests[0]
+    k = len(ests)
+    return _combine(ests, [1.0 / k] * k, min(e.n for e in ests))
+
+
+def welch(a_logs: list, b_logs: list) -> Estimate:
+    """mean(a) - mean(b) for two unpaired samples on the log scale (Welch)."""
+    return difference(of_logs(a_logs), of_logs(b_logs))
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A ratio from n paired trials: exp(mean log ratio) with its 95% t interval (NaN ends when n < 2)."""
+    value: float
+    lo: float
+    hi: float
+    n: int
+    logs: tuple = ()
+
+
+def interval_of_logs(logs: list) -> Paired:
+    """The figure and 95% t interval of a list of per-trial log ratios."""
+    xs = tuple(x for x in logs if math.isfinite(x))
+    f = of_logs(list(xs)).figure()
+    return Paired(f.value, f.lo, f.hi, len(xs), xs)
+
+
+def mean_interval(values: list) -> tuple:
+    """A configuration's own score over its forks: (mean of fork means, 95% t interval low, high)."""
+    vals = [v for v in values if math.isfinite(v)]
+    if not vals:
+        return NAN, NAN, NAN
+    mean = sum(vals) / len(vals)
+    if len(vals) < 2:
+        return mean, NAN, NAN
+    half = t_quantile(1 - (1 - LEVEL) / 2, len(vals) - 1) * sd(vals) / math.sqrt(len(vals))
+    return mean, mean - half, mean + half
+
+
+def trials_needed(spread: float, distance: float, level: float = LEVEL, cap: int = 1000) -> int | None:
+    """The fewest trials n whose interval, at this spread of the per-trial log ratios, has a half-width
+    below `distance` (on the log scale): what deciding a figure would take. None beyond the cap."""
+    def narrow(n):
+        return t_quantile(1 - (1 - level) / 2, n - 1) * spread / math.sqrt(n) < distance
+    if not (spread >= 0 and distance > 0) or not narrow(cap):
+        return None
+    lo, hi = 1, cap  # the half-width falls as n grows: narrow(hi) holds, narrow(lo) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if narrow(mid) else (mid, hi)
+    return hi
 
 
 def equivalent(fig: Figure, pct: float) -> bool:
@@ -125,6 +249,92 @@ def amdahl(speedup_: float, share: float) -> float:
         return NAN
     if math.isinf(speedup_):
         return 1 / (1 - share)
-    if speedup_ <= 0:
-        return 0.0
-    return 1 / ((1 - share) + share / speedup_)
+    return 0.0 if speedup_ <= 0 else 1 / ((1 - share) + share / speedup_)
+
+
+# ---------------------------------------------------------------- allocation across forks
+
+def rank_sum_p_greater(base: list, head: list) -> float:
+    """One-sided exact Wilcoxon-Mann-Whitney rank-sum test: the probability, under the hypothesis
+    that head's and base's forks come from one distribution, of a rank sum for head at least as
+    large as the one seen (mid-ranks for ties). Exact for any fork count: the permutation
+    distribution is counted, not sampled, as a generating function over rank sums (each subset of
+    len(head) ranks adds one to the coefficient of its sum). NaN with no forks on a side."""
+    x = [v for v in base if math.isfinite(v)]
+    y = [v for v in head if math.isfinite(v)]
+    if not x or not y:
+        return math.nan
+    pooled = sorted(x + y)
+    rank2 = {}  # twice the mid-rank, a whole number
+    i = 0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1] == pooled[i]:
+            j += 1
+        rank2[pooled[i]] = i + j + 2
+        i = j + 1
+    seen = sum(rank2[v] for v in y)
+    n = len(y)
+    width = math.comb(len(pooled), n).bit_length() + 1  # bits per coefficient: no count overflows its slot
+    ways = [1] + [0] * n  # ways[k]: polynomial in x^(rank sum) over subsets of k ranks, packed in one int
+    for r in (rank2[v] for v in x + y):
+        for k in range(n, 0, -1):
+            ways[k] += ways[k - 1] << (r * width)
+    mask = (1 << width) - 1
+    at_least = ways[n] >> (seen * width)
+    hits = 0
+    while at_least:
+        hits += at_least & mask
+        at_least >>= width
+    return hits / math.comb(len(pooled), n)
+
+
+def smallest_p(n_base: int, n_head: int) -> float:
+    """The smallest p the exact rank-sum test can give: 1 / C(n+m, m) (3 forks a side: 0.05; 5: 0.00397)."""
+    return 1 / math.comb(n_base + n_head, n_head) if n_base and n_head else NAN
+
+
+def forks_for_p(alpha: float) -> int:
+    """Forks a side the exact rank-sum test needs before it can reach p <= alpha at all."""
+    n = 1
+    while smallest_p(n, n) > alpha:
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- the fallback: JMH's own intervals
+
+def ratio(a, b) -> Figure:
+    """a/b (two model.Metric in comparable units) with the conservative interval."""
+    a, b = a.base(), b.base()
+    r = (NAN if a.score == 0 else INF) if b.score == 0 else a.score / b.score
+    if not (a.known and b.known):
+        return Figure(r)
+    la, ha, lb, hb = max(a.lo, 0.0), a.hi, max(b.lo, 0.0), b.hi
+    if hb <= 0 or ha < 0:
+        return Figure(r)
+    return Figure(r, la / hb, ha / lb if lb > 0 else INF)
+
+
+def widen(fig: Figure, floor: Figure | None) -> Figure:
+    """fig with its interval widened to hold floor's (a measurement's resolution), where floor has one."""
+    if floor is None or not floor.known:
+        return fig
+    return Figure(fig.value, min(fig.lo, floor.lo), max(fig.hi, floor.hi)) if fig.known else Figure(fig.value, floor.lo, floor.hi)
+
+
+def speedup(after, before, higher_better: bool | None = None) -> Figure:
+    """How many times better `after` is than `before` (>1 is better); the direction comes from the
+    unit unless given (a technique's own metric declares it)."""
+    if higher_better is None:
+        from .model import higher_is_better
+        higher_better = higher_is_better(after.unit)
+    return ratio(after, before) if higher_better else ratio(before, after)
+
+
+def change(before: Figure, after: Figure) -> Figure:
+    """after / before for two ratios with the conservative interval: how a gain moved (> 1: it grew)."""
+    v = after.value / before.value if before.value not in (0, INF) and math.isfinite(before.value) else NAN
+    if not (before.known and after.known) or before.hi <= 0:
+        return Figure(v)
+    return Figure(v, after.lo / before.hi if math.isfinite(before.hi) else 0.0, after.hi / before.lo if before.lo > 0 else INF)

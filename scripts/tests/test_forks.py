@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hpb import forks, machines, model, stats, twocommit, verdicts
+from hpb import figures, forks, machines, model, stats, twocommit, verdicts
 from hpb.config import load_suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -83,22 +83,45 @@ def test_disturbed_forks_are_flagged_by_the_fixed_threshold():
         [False, True, False]
 
 
+def machine(name, ratio, lo, hi, n):
+    """A machine's figure with this 95% interval from n trials in one boot."""
+    se = (math.log(hi) - math.log(lo)) / 2 / forks.t_quantile(0.975, n - 1)
+    return machines.MachineFigure(name, name, stats.Estimate(math.log(ratio), se, n - 1, n), n, 1, se * math.sqrt(n))
+
+
 def test_the_random_effects_prediction_reproduces_the_issues_validator_example():
     # Three machines at 94.5x, 128x and 129x, each precise: about [48x, 280x] for a new machine.
-    figs = [machines.MachineFigure(f"m{i}", r, r * 0.99, r / 0.99, 10) for i, r in enumerate((94.5, 128, 129))]
+    figs = [machine(f"m{i}", r, r * 0.99, r / 0.99, 10) for i, r in enumerate((94.5, 128, 129))]
     a = machines.across(figs)
     assert a.k == 3 and a.predicts
     assert a.pred_lo == pytest.approx(48, rel=0.05)
     assert a.pred_hi == pytest.approx(280, rel=0.05)
-    assert a.low == 94.5 and a.high == 129
+    assert (a.low, a.high) == pytest.approx((94.5, 129))
 
 
 def test_fewer_than_three_machines_give_a_range_and_no_prediction():
-    figs = [machines.MachineFigure("a", 2.9, 2.7, 3.1, 8), machines.MachineFigure("b", 3.5, 3.3, 3.7, 8)]
+    figs = [machine("a", 2.9, 2.7, 3.1, 8), machine("b", 3.5, 3.3, 3.7, 8)]
     a = machines.across(figs)
     assert not a.predicts
     assert a.describe() == "2 machines, 2.9x to 3.5x"
     assert machines.across(figs[:1]).describe() == "1 machine"
+    assert machines.rests_on(figs) == "2 machines, 2 boots, 16 trials"
+
+
+def test_the_boots_of_one_machine_are_units_not_pooled_trials():
+    """Two boots that each agree closely inside but differ from each other: pooling their trials as
+    independent would claim a tight interval; each boot's mean as one unit gives t over 1 degree of
+    freedom, as wide as two draws of the boot-to-boot spread deserve."""
+    one, other = [math.log(x) for x in (3.0, 3.02, 2.98, 3.01)], [math.log(x) for x in (3.5, 3.52, 3.48, 3.49)]
+    m = machines.machine_figure("amd", "AMD EPYC x2", {"boot1": one, "boot2": other})
+    assert (m.trials, m.boots, m.estimate.df) == (8, 2, 1)
+    means = [sum(one) / 4, sum(other) / 4]
+    half = 12.7062 * abs(means[0] - means[1]) / 2  # sd of two means / sqrt(2)
+    assert (math.log(m.lo), math.log(m.hi)) == pytest.approx((sum(means) / 2 - half, sum(means) / 2 + half), rel=1e-4)
+    pooled = stats.of_logs(one + other).figure()
+    assert math.log(m.hi / m.lo) > 10 * math.log(pooled.hi / pooled.lo)
+    single = machines.machine_figure("amd", "AMD EPYC x2", {"boot1": one})
+    assert (single.boots, single.estimate.df) == (1, 3) and single.figure == stats.of_logs(one).figure()
 
 
 def test_the_scripts_and_the_plugin_compute_the_same_paired_figure_on_a_real_run():
@@ -112,7 +135,8 @@ def test_the_scripts_and_the_plugin_compute_the_same_paired_figure_on_a_real_run
     for g in prov["trials"]["groups"]:
         for cid, pr in g["precision"].items():
             spec = next(c for c in t.cited if c["id"] == cid)
-            fig, a, b = verdicts.cited_figure(run.results, t, spec, suite)
+            a, b = figures.pair_of(run.results, t, spec, suite)
+            fig = verdicts.paired_figure(a, b, t, "primary", "speedup")[0]
             assert a.paired and b.paired
             assert 1 / fig.value == pytest.approx(pr["ratio"], rel=1e-9)  # times: the scripts invert
             assert 1 / fig.hi == pytest.approx(pr["low"], rel=1e-6)
@@ -129,7 +153,9 @@ def test_on_real_runs_the_old_interval_claimed_more_than_its_forks_support():
     suite = load_suite()
     t = suite.by_id("validation")
     spec = next(c for c in t.cited if c["id"] == "validator-shared")
-    old, a, b = verdicts.cited_figure(model.load(NOISY_HOUR).results, t, spec, suite)
+    a, b = figures.pair_of(model.load(NOISY_HOUR).results, t, spec, suite)
+    assert verdicts.paired_figure(a, b, t, "primary", "speedup") is None  # JMH's own fork order: nothing to pair
+    old = stats.speedup(a.primary, b.primary)
     assert (old.lo, old.hi) == pytest.approx((81.2, 215.4), rel=1e-3)
     per_fork = [y / x for x, y in zip(a.forks_of("primary"), b.forks_of("primary"))]
     assert per_fork == pytest.approx([154.5, 108.4], rel=1e-3)
@@ -138,7 +164,8 @@ def test_on_real_runs_the_old_interval_claimed_more_than_its_forks_support():
     assert by_fork.lo < old.lo / 5 and by_fork.hi > old.hi * 5
 
     pilot = model.load(PILOT_VALIDATOR)
-    new, a, b = verdicts.cited_figure(pilot.results, t, spec, suite)
+    a, b = figures.pair_of(pilot.results, t, spec, suite)
+    new = verdicts.paired_figure(a, b, t, "primary", "speedup")[0]
     legacy = stats.speedup(a.primary, b.primary, False)
     assert new.known and legacy.known
     assert new.contains(legacy.value)
@@ -185,17 +212,21 @@ def test_a_zero_primary_score_is_still_refused(tmp_path):
 
 
 def test_two_runs_agree_when_the_change_between_them_holds_1():
-    from types import SimpleNamespace as NS
-    a = forks.interval_of_logs([math.log(x) for x in (3.0, 3.2, 2.9, 3.1, 3.0)])
-    b = forks.interval_of_logs([math.log(x) for x in (3.1, 3.0, 3.2, 2.95, 3.05)])
-    c = forks.interval_of_logs([math.log(x) for x in (4.0, 4.1, 3.9, 4.2, 4.0)])
-    r1, r2 = NS(name="1.json", host="m"), NS(name="2.json", host="m")
-    same = verdicts.run_agreement([(r1, (None, a)), (r2, (None, b))])
-    assert same["holds_1"] and same["lo"] < 1 < same["hi"]
-    moved = verdicts.run_agreement([(r1, (None, a)), (r2, (None, c))])
-    assert not moved["holds_1"] and moved["change"] == pytest.approx(c.value / a.value)
-    other_machine = NS(name="2.json", host="n")
-    assert verdicts.run_agreement([(r1, (None, a)), (other_machine, (None, b))]) is None
+    """Two trials runs of one boot (d81400f and 5ee6d28, AMD): the change between their figures, with
+    a 95% interval from both runs' estimates, holds 1 for split at "||" (0.975x [0.898, 1.06]) and
+    not for the long-key lookup (1.23x [1.1, 1.37]); a run of another boot is no pair."""
+    suite = load_suite()
+    runs = [model.load(RESULTS / f) for f in ("20261125T004028Z-d81400f.json", "20261125T030920Z-5ee6d28.json")]
+    pool = {p.technique.id: p for p in figures.pools(runs, suite, require_full=False)}
+    spec = lambda tid, cid: next(c for c in suite.by_id(tid).cited if c["id"] == cid)  # noqa: E731
+    same = figures.run_agreement(pool["split"], spec("split", "split-2char"), suite)
+    assert same["holds_1"] and same["runs"] == tuple(r.name for r in runs)
+    assert (same["change"], same["lo"], same["hi"]) == pytest.approx((0.975, 0.898, 1.06), abs=1e-3)
+    moved = figures.run_agreement(pool["keys"], spec("keys", "keys-lookup"), suite)
+    assert not moved["holds_1"] and moved["lo"] > 1
+    intel = model.load(RESULTS / "20261127T170939Z-d22d712.json")
+    other = {p.technique.id: p for p in figures.pools([runs[1], intel], suite, require_full=False)}
+    assert figures.run_agreement(other["split"], spec("split", "split-2char"), suite) is None
 
 
 AB_QUICK = REPO / "scripts" / "tests" / "fixtures" / "real" / "20261124T222738Z-811280e-dirty.json"

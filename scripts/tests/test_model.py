@@ -37,13 +37,23 @@ def test_ratio_interval_is_conservative():
     assert r.value == 2 and not r.known and fmt_ratio(*r) == "2x [n/a]"
 
 
-def test_change_envelope_and_equivalence():
+def test_change_estimates_and_equivalence():
     # a gain of 3.5x [3.37, 3.70] that became 2.1x [2.0, 2.2]: at most 0.65x of what it was
     moved = stats.change(stats.Figure(3.5, 3.37, 3.70), stats.Figure(2.1, 2.0, 2.2))
     assert tuple(moved) == pytest.approx((0.6, 2.0 / 3.70, 2.2 / 3.37))
-    env = stats.envelope([stats.Figure(129.3, 117.9, 141.8), stats.Figure(96.0, 90.0, 101.0)])
-    assert env.lo == 90.0 and env.hi == 141.8 and env.value == pytest.approx(math.sqrt(129.3 * 96.0))
-    assert not stats.envelope([stats.Figure(2.0), stats.Figure(3.0, 2.5, 3.5)]).known
+    # two independent estimates: the difference's standard error adds in quadrature, Welch's degrees of freedom
+    a, b = stats.Estimate(1.0, 0.1, 4, 5), stats.Estimate(0.5, 0.2, 9, 10)
+    d = stats.difference(a, b)
+    assert d.mean == 0.5 and d.se == pytest.approx(math.sqrt(0.05))
+    assert d.df == pytest.approx(0.05 ** 2 / (0.01 ** 2 / 4 + 0.04 ** 2 / 9))
+    avg = stats.average([a, b])
+    assert avg.mean == 0.75 and avg.se == pytest.approx(math.sqrt(0.05) / 2) and avg.df == pytest.approx(d.df)
+    assert stats.welch([0.0, 0.2], [0.1, 0.3]).mean == pytest.approx(-0.1)
+    assert not stats.difference(a, stats.Estimate(0.5, math.nan, math.nan, 1)).figure().known
+    # how many trials a figure would need: the half-width t(0.975, n-1) * sd / sqrt(n) below the distance
+    n = stats.trials_needed(0.1, 0.05)
+    assert stats.t_quantile(0.975, n - 1) * 0.1 / math.sqrt(n) < 0.05 <= stats.t_quantile(0.975, n - 2) * 0.1 / math.sqrt(n - 1)
+    assert stats.trials_needed(0.1, 0.0) is None and stats.trials_needed(10.0, 0.01) is None  # never, or beyond the cap
     assert stats.equivalent(stats.Figure(1.0, 0.97, 1.03), 5)
     assert not stats.equivalent(stats.Figure(1.0, 0.94, 1.03), 5) and not stats.equivalent(stats.Figure(1.0), 5)
     assert stats.amdahl(2.0, 0.2) == pytest.approx(1 / 0.9) and stats.amdahl(math.inf, 0.2) == pytest.approx(1.25)
@@ -93,7 +103,7 @@ def test_summed_metrics_get_interval_from_raw_data():
     r = select(run.results, {"method": "split", "params": {"delimiter": "|", "variant": "INDEX_OF"}})[0]
     gct = r.secondary["gc.time"]
     vals = [8.0, 7.0, 5.0]
-    half = 31.599 * statistics.stdev(vals) / math.sqrt(3) * 3
+    half = 31.5990546 * statistics.stdev(vals) / math.sqrt(3) * 3  # t(0.9995, 2): JMH's 99.9%
     assert gct.score == 20 and (gct.lo, gct.hi) == pytest.approx((20 - half, 20 + half))
     lookup = select(run.results, {"method": "lookup"})
     assert lookup and all("gc.time" not in x.secondary and x.metric("gc.time").score == 0 for x in lookup)
