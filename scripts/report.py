@@ -122,6 +122,14 @@ def cited_section(evs) -> list:
              "**decided**: every machine's interval clear of 1.0x and of the bar of the technique's claim on the "
              f"pair; **equivalent**: within +/-{figures.EQUIVALENT_PCT:g}% of 1.0x; **undecided**: neither, with the "
              "trials it would need at its spread. Forks the noise profiler flagged are kept and counted.", ""]
+    heads = [(ev.technique.title.split(":")[0], v) for ev in evs for v in ev.cited.get(id(ev.reference), [])
+             if v.id == (ev.technique.answer or {}).get("cite")]
+    if heads:
+        within = [f"{name} {v.extra['precision'][1]}" for name, v in heads if v.extra["precision"][0]]
+        beyond = [f"{name} {v.extra['precision'][1]}" for name, v in heads if not v.extra["precision"][0]]
+        lines += [f"Headline figures on the reference machine ({heads[0][1].extra['machine_figures'][0].label}): "
+                  f"{len(within)} of {len(heads)} within +/-{figures.PRECISION_PCT:g}%"
+                  + (f" ({'; '.join(within)})" if within else "") + (f"; not within: {'; '.join(beyond)}." if beyond else "."), ""]
     for ev in evs:
         t = ev.technique
         head = (t.answer or {}).get("cite")

@@ -1,10 +1,14 @@
-"""hotpath-bench's script library: load JMH results, judge them once, format the verdicts.
+"""hotpath-bench's script library: load JMH results, estimate, judge once, format the verdicts.
 
-    model     loading and validating JMH JSON and provenance; the data model; units
+    model     loading and validating JMH JSON and provenance; the data model; units; machine and boot
     config    the suite settings and the per-technique metadata (scripts/techniques/*.json)
     select    grouping results into compared pairs; selectors
-    stats     ratio intervals, pooling across runs, equivalence
-    verdicts  the one engine: claims, targets, published comparisons, regressions, pooled figures
+    stats     every statistic once: Student's t, the interval method, trials needed, rank-sum
+    forks     each fork's figure (mean or best iteration), pairing by trial, disturbed forks
+    machines  figures across boots and machines; the prediction for a new machine
+    evidence  which runs are evidence of which code (full runs, code fingerprints, pools)
+    verdicts  claims and targets on one run; forks paired by trial
+    figures   cited figures (decided, equivalent, undecided), published figures, reproduce, assemble
     markdown  number formatting and the one Markdown table writer
     charts    chart rendering (matplotlib, Agg)
 

@@ -11,8 +11,8 @@ Java sources of its package in src/main and src/jmh and the suite's shared bench
 comments and blank space removed (a Javadoc change does not change a measurement) and the fork count
 of `@Fork` left out (how many forks JMH's own order runs changes how many samples, not what a fork
 measures; a trials run forks once per trial whatever it says), the versions of the libraries its
-metadata lists, and the JMH version. It is read from git at the run's recorded
-commit, so runs made before fingerprints existed are placed too; a run from a dirty tree has no
+metadata lists, and the JMH version. It is read from git at the run's recorded commit, so runs made
+before fingerprints existed are placed too; a run from a dirty tree has no
 known code and is never pooled with another.
 """
 from __future__ import annotations
@@ -20,9 +20,8 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
-from functools import lru_cache
-
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .model import REPO, Environment, Run
 

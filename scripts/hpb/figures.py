@@ -124,7 +124,7 @@ def status_of(mfigs: list, bar, within) -> tuple:
     more = max(need) if need and None not in need else None
     lines = "1.0x" + (f" and the bar {bar:g}x" if bar and bar != 1.0 else "")
     return "undecided", more, (f"about {more} trials a machine would clear {lines}" if more
-                               else f"more than 1,000 trials a machine would not clear {lines}")
+                               else f"more than 1,000 trials a machine to clear {lines}")
 
 
 def precision(v) -> tuple:
@@ -139,7 +139,7 @@ def precision(v) -> tuple:
     if f.lo <= 0:
         return False, "no lower bound"
     pct = (math.sqrt(f.hi / f.lo) - 1) * 100
-    return pct <= PRECISION_PCT, f"+/-{pct:.0f}%"
+    return pct <= PRECISION_PCT, f"+/-{pct:.1f}%"
 
 
 def cited(pool: Pool, suite, reference: str) -> list:
@@ -236,7 +236,9 @@ def published(pool: Pool, t, reference: str) -> list:
     outside the band; inconclusive otherwise."""
     out = []
     mine = [(run, rs) for run, rs in pool.runs if run.protocol == "trials"]
-    on = [x for x in mine if x[0].machine == reference] or mine
+    machines = [run.machine for run, _ in mine]
+    machine = reference if reference in machines else max(sorted(set(machines)), key=machines.count, default=None)
+    on = [x for x in mine if x[0].machine == machine]
     for p in t.published:
         if "not_comparable" in p:
             out.append(Verdict("published", p["claim"], "not_comparable", p["not_comparable"], p["id"], t.id,

@@ -41,6 +41,11 @@ def test_full_runs_and_code_identity():
     assert evidence.full_run(load(copy_run(FULL_AMD, Path("/tmp") / "hpb-noprov.json", provenance=False)))[1] == "no provenance beside it"
     # comments and blank space do not change the code a run measured
     assert evidence.normalize_java("int a; // note\n/* block\n */ String s = \"// kept\";") == 'int a; String s = "// kept";'
+    # how many forks @Fork asks for is not what a fork measures; its JVM options are
+    eight, three = ('@Fork(value = %d, jvmArgsAppend = {"-Xmx1g"})\nclass A {}' % n for n in (8, 3))
+    assert evidence.measured_java(eight) == evidence.measured_java(three) == '@Fork(jvmArgsAppend = {"-Xmx1g"}) class A {}'
+    assert evidence.measured_java("@Fork(4) @Warmup(iterations = 5)") == evidence.measured_java("@Fork(10) @Warmup(iterations = 5)")
+    assert evidence.measured_java('@Fork(jvmArgsAppend = {"-Xmx2g"})') != evidence.measured_java('@Fork(jvmArgsAppend = {"-Xmx1g"})')
 
 
 RESULTS = SCRIPTS.parent / "results"
@@ -80,7 +85,7 @@ def test_machines_are_never_pooled_and_the_figure_says_what_it_rests_on(suite):
     assert amd.figure == stats.of_logs(logs).figure()  # one boot: its trials together
     # the point sits on the target's 4x bar: no number of trials decides it, and the report says so
     assert v.outcome == "undecided" and v.bar == 4 and v.extra["need"] is None
-    assert v.extra["precision"] == (False, "+/-10%")
+    assert v.extra["precision"] == (False, "+/-10.3%")
 
 
 def test_decided_equivalent_undecided_and_the_trials_a_figure_needs():
