@@ -196,8 +196,11 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
             else:
                 outcome = "pass" if (pess >= bar if need == ">=" else pess <= bar) else "fail"
         label = name if claim.get("method") else f"{name} ({g.name})"
+        # each side's own score as the report shows it: over forks in a trials run (Result.over_forks)
+        shown = (t.named(base_metric, g.result(claim["baseline"]).over_forks(base_metric)),
+                 t.named(metric, g.result(claim["variant"]).over_forks(metric)))
         out.append(Verdict(check, label, outcome, note, claim["id"], t.id, dict(g.params), fig, bar, need,
-                           t.named(base_metric, b), t.named(metric, a), enforced, point_clears, {"why": claim.get("why", "")}))
+                           *shown, enforced, point_clears, {"why": claim.get("why", "")}))
     return out
 
 
