@@ -1,10 +1,11 @@
-"""Forks, the unit of replication (docs/protocol.md): each fork's figure, forks paired by trial, and
-disturbed forks.
+"""Forks, the unit of replication (docs/protocol.md): each fork's figure, forks paired by trial,
+disturbed forks, and allocation compared over forks.
 
 A fork's figure is the mean of its measured iterations, or, for the gate's fast state (docs/gate.md),
 its best iteration: the highest throughput or the lowest time. In a trials run a configuration's k-th
 fork ran in its group's trial `trials[k]`, back to back with the other members of its group, so two
-configurations pair by trial; the interval over the pairs is stats.py's.
+configurations pair by trial; the figure and interval over the pairs are stats.py's (one interval
+method, one t quantile; their names stay importable from here).
 
 A fork is "disturbed" when the CPU time the hypervisor stole plus the CPU time other processes used
 during its iterations (noise.steal + noise.other, each a share of the machine's CPU time, written by
@@ -15,15 +16,40 @@ from __future__ import annotations
 
 import math
 
-# One implementation of each statistic lives in stats.py; these names stay importable from here.
-from .stats import (LEVEL, METHOD, Paired, f_cdf, f_quantile, forks_for_p, interval_of_logs,  # noqa: F401
-                    mean_interval, rank_sum_p_greater, sd_ratio, smallest_p, t_cdf, t_quantile)
+from .stats import (LEVEL, Paired, _betai, _invert, interval_of_logs,  # noqa: F401
+                    mean_interval, t_cdf, t_quantile)
 
 # Two cores: a neighbour using a tenth of the machine's CPU time takes a fifth of the second core,
 # where the JIT and GC threads of the benchmark run. Below that, the pilot's quiet forks (1-4%).
 DISTURBED_PCT = 10.0
 NOISE_METRICS = ("noise.steal", "noise.other")
 
+
+def f_cdf(x: float, d1: float, d2: float) -> float:
+    """P(F <= x) for Fisher's F with d1 and d2 degrees of freedom."""
+    if x <= 0:
+        return 0.0
+    return _betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2))
+
+
+def f_quantile(p: float, d1: float, d2: float) -> float:
+    """The p quantile of Fisher's F with d1 and d2 degrees of freedom."""
+    if not 0 < p < 1 or d1 <= 0 or d2 <= 0:
+        raise ValueError(f"F quantile needs 0 < p < 1 and positive degrees of freedom, got p={p}, d1={d1}, d2={d2}")
+    return _invert(lambda x: f_cdf(x, d1, d2), p)
+
+
+def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = LEVEL) -> tuple:
+    """sd_a / sd_b with its two-sided interval at `level` from the F distribution of the ratio of two
+    independent normal samples' variances (df_a and df_b their degrees of freedom): an interval that
+    covers 1 cannot tell the two spreads apart."""
+    v = (sd_a / sd_b) ** 2
+    tail = (1 - level) / 2
+    return (math.sqrt(v), math.sqrt(v / f_quantile(1 - tail, df_a, df_b)),
+            math.sqrt(v / f_quantile(tail, df_a, df_b)))
+
+
+# ---------------------------------------------------------------- forks and pairs
 
 def fork_iterations(raw) -> list:
     """Each fork's measured iteration values, from JMH's rawData (a list of forks, each a list of
@@ -48,16 +74,16 @@ def fork_means(raw) -> list:
 
 
 def fork_bests(raw, higher_is_better: bool) -> list:
-    """Each fork's best measured iteration: the highest throughput or the lowest time (NaN for a fork
-    without any). On cores that switch between a fast and a slow state (docs/gate.md), the best of many
-    short iterations estimates the fast state's speed, which the share of time spent slow does not move."""
+    """Each fork's best measured iteration: the highest throughput or the lowest time (NaN for a
+    fork without any). On machines whose cores switch between a fast and a slow state (docs/gate.md),
+    the best of many short iterations estimates the fast state's speed, which the share of time a
+    fork spent slow does not move."""
     pick = max if higher_is_better else min
     return [pick(v) if v else math.nan for v in fork_iterations(raw)]
 
-
 def paired_logs(a: list, a_trials, b: list, b_trials) -> list:
     """ln(a_t / b_t) for every trial t in which both configurations ran a fork with positive scores."""
-    bt = dict(zip(b_trials, b))
+    bt = {t: v for t, v in zip(b_trials, b)}
     out = []
     for t, v in zip(a_trials, a):
         w = bt.get(t)
@@ -75,9 +101,60 @@ def disturbed(noise: dict) -> list:
     """Per fork, whether its mean steal + other share exceeds DISTURBED_PCT (False when unrecorded)."""
     steal = noise.get("noise.steal") or []
     other = noise.get("noise.other") or []
+    n = max(len(steal), len(other))
     out = []
-    for k in range(max(len(steal), len(other))):
+    for k in range(n):
         s = steal[k] if k < len(steal) and math.isfinite(steal[k]) else 0.0
         o = other[k] if k < len(other) and math.isfinite(other[k]) else 0.0
         out.append(s + o > DISTURBED_PCT)
     return out
+
+
+# ---------------------------------------------------------------- allocation across forks
+
+def rank_sum_p_greater(base: list, head: list) -> float:
+    """One-sided exact Wilcoxon-Mann-Whitney rank-sum test: the probability, under the hypothesis
+    that head's and base's forks come from one distribution, of a rank sum for head at least as
+    large as the one seen (mid-ranks for ties). Exact for any fork count: the permutation
+    distribution is counted, not sampled, as a generating function over rank sums (each subset of
+    len(head) ranks adds one to the coefficient of its sum). NaN with no forks on a side."""
+    x = [v for v in base if math.isfinite(v)]
+    y = [v for v in head if math.isfinite(v)]
+    if not x or not y:
+        return math.nan
+    pooled = sorted(x + y)
+    rank2 = {}  # twice the mid-rank, a whole number
+    i = 0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1] == pooled[i]:
+            j += 1
+        rank2[pooled[i]] = i + j + 2
+        i = j + 1
+    seen = sum(rank2[v] for v in y)
+    n = len(y)
+    width = math.comb(len(pooled), n).bit_length() + 1  # bits per coefficient: no count overflows its slot
+    ways = [1] + [0] * n  # ways[k]: polynomial in x^(rank sum) over subsets of k ranks, packed in one int
+    for r in (rank2[v] for v in x + y):
+        for k in range(n, 0, -1):
+            ways[k] += ways[k - 1] << (r * width)
+    mask = (1 << width) - 1
+    at_least = ways[n] >> (seen * width)
+    hits = 0
+    while at_least:
+        hits += at_least & mask
+        at_least >>= width
+    return hits / math.comb(len(pooled), n)
+
+def smallest_p(n_base: int, n_head: int) -> float:
+    """The smallest p the exact rank-sum test can give with these fork counts: 1 / C(n+m, m)
+    (3 forks a side: 0.05; 4: 0.0143; 5: 0.00397; 6: 0.00108)."""
+    return 1 / math.comb(n_base + n_head, n_head) if n_base and n_head else math.nan
+
+
+def forks_for_p(alpha: float) -> int:
+    """Forks a side the exact rank-sum test needs before it can reach p <= alpha at all."""
+    n = 1
+    while smallest_p(n, n) > alpha:
+        n += 1
+    return n

@@ -1,6 +1,6 @@
-"""Every statistic the scripts use, each written once: Student's t (and Fisher's F), the interval
-method, the trials a figure would need, equivalence, the exact rank-sum test, and the fallback for
-results that have no forks to count.
+"""The statistics of a figure, each written once: Student's t, the interval method, the trials a
+figure would need, equivalence, and the fallback for results that have no forks to count (the
+allocation test over forks is in forks.py).
 
 The interval method (docs/protocol.md). A figure is a ratio; on the log scale its estimate is a mean
 with a standard error and degrees of freedom (Estimate):
@@ -27,10 +27,9 @@ from functools import lru_cache
 
 NAN, INF = float("nan"), float("inf")
 LEVEL = 0.95
-METHOD = "95% Student t interval on the log ratios over trials (forks paired by trial)"
 
 
-# ---------------------------------------------------------------- Student's t and Fisher's F
+# ---------------------------------------------------------------- Student's t
 
 def _betacf(a: float, b: float, x: float) -> float:
     """Continued fraction of the regularized incomplete beta function (modified Lentz)."""
@@ -89,25 +88,6 @@ def t_quantile(p: float, df: float) -> float:
     if p < 0.5:
         return -t_quantile(1 - p, df)
     return _invert(lambda x: t_cdf(x, df), p)
-
-
-def f_cdf(x: float, d1: float, d2: float) -> float:
-    """P(F <= x) for Fisher's F with d1 and d2 degrees of freedom."""
-    return 0.0 if x <= 0 else _betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2))
-
-
-def f_quantile(p: float, d1: float, d2: float) -> float:
-    """The p quantile of Fisher's F with d1 and d2 degrees of freedom."""
-    if not 0 < p < 1 or d1 <= 0 or d2 <= 0:
-        raise ValueError(f"F quantile needs 0 < p < 1 and positive degrees of freedom, got p={p}, d1={d1}, d2={d2}")
-    return _invert(lambda x: f_cdf(x, d1, d2), p)
-
-
-def sd_ratio(sd_a: float, df_a: float, sd_b: float, df_b: float, level: float = LEVEL) -> tuple:
-    """sd_a / sd_b with its two-sided interval at `level` from the F distribution of the ratio of two
-    independent normal samples' variances: an interval that covers 1 cannot tell the spreads apart."""
-    v, tail = (sd_a / sd_b) ** 2, (1 - level) / 2
-    return math.sqrt(v), math.sqrt(v / f_quantile(1 - tail, df_a, df_b)), math.sqrt(v / f_quantile(tail, df_a, df_b))
 
 
 # ---------------------------------------------------------------- the interval method
@@ -250,56 +230,6 @@ def amdahl(speedup_: float, share: float) -> float:
     if math.isinf(speedup_):
         return 1 / (1 - share)
     return 0.0 if speedup_ <= 0 else 1 / ((1 - share) + share / speedup_)
-
-
-# ---------------------------------------------------------------- allocation across forks
-
-def rank_sum_p_greater(base: list, head: list) -> float:
-    """One-sided exact Wilcoxon-Mann-Whitney rank-sum test: the probability, under the hypothesis
-    that head's and base's forks come from one distribution, of a rank sum for head at least as
-    large as the one seen (mid-ranks for ties). Exact for any fork count: the permutation
-    distribution is counted, not sampled, as a generating function over rank sums (each subset of
-    len(head) ranks adds one to the coefficient of its sum). NaN with no forks on a side."""
-    x = [v for v in base if math.isfinite(v)]
-    y = [v for v in head if math.isfinite(v)]
-    if not x or not y:
-        return math.nan
-    pooled = sorted(x + y)
-    rank2 = {}  # twice the mid-rank, a whole number
-    i = 0
-    while i < len(pooled):
-        j = i
-        while j + 1 < len(pooled) and pooled[j + 1] == pooled[i]:
-            j += 1
-        rank2[pooled[i]] = i + j + 2
-        i = j + 1
-    seen = sum(rank2[v] for v in y)
-    n = len(y)
-    width = math.comb(len(pooled), n).bit_length() + 1  # bits per coefficient: no count overflows its slot
-    ways = [1] + [0] * n  # ways[k]: polynomial in x^(rank sum) over subsets of k ranks, packed in one int
-    for r in (rank2[v] for v in x + y):
-        for k in range(n, 0, -1):
-            ways[k] += ways[k - 1] << (r * width)
-    mask = (1 << width) - 1
-    at_least = ways[n] >> (seen * width)
-    hits = 0
-    while at_least:
-        hits += at_least & mask
-        at_least >>= width
-    return hits / math.comb(len(pooled), n)
-
-
-def smallest_p(n_base: int, n_head: int) -> float:
-    """The smallest p the exact rank-sum test can give: 1 / C(n+m, m) (3 forks a side: 0.05; 5: 0.00397)."""
-    return 1 / math.comb(n_base + n_head, n_head) if n_base and n_head else NAN
-
-
-def forks_for_p(alpha: float) -> int:
-    """Forks a side the exact rank-sum test needs before it can reach p <= alpha at all."""
-    n = 1
-    while smallest_p(n, n) > alpha:
-        n += 1
-    return n
 
 
 # ---------------------------------------------------------------- the fallback: JMH's own intervals
