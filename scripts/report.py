@@ -173,7 +173,8 @@ def environments_section(evs) -> list:
     lines = ["## JDK 17 against other JDKs and JVM options", "",
              "Each cited figure on the reference JDK beside the same figure in another environment, on a machine that "
              "measured both, and the ratio of the two (> 1: the gain grew there) with its 95% interval. \"held\": the "
-             f"whole interval within +/-{figures.EQUIVALENT_PCT:g}% of 1; \"unsettled\": too wide to say.", ""]
+             "whole interval within the pair's tolerance of 1 (`ratio_tolerances` in its technique file, else the "
+             "suite's); \"unsettled\": too wide to say.", ""]
     if not rows:
         return lines + ["_Only one environment has full runs of the current code._", ""]
     return lines + table(["technique", "figure", "reference", "gain", "environment", "gain there",

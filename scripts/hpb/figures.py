@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from . import forks, stats
 from .evidence import Pool, fingerprint, pools
 from .machines import across, cpu_label, machine_figure, rests_on
-from .select import find_group, group_results, param_matches, resolve_params, select
+from .select import Group, find_group, group_results, param_matches, resolve_params, select
 from .stats import Figure
-from .verdicts import Verdict, _direction, judge_claim, paired_logs, resolution_figure
+from .verdicts import Verdict, _direction, judge_claim, paired_logs, ratio_tolerance, resolution_figure
 
 EQUIVALENT_PCT = 5.0
 PRECISION_PCT = 10.0  # what a headline figure should reach on the reference machine
@@ -280,10 +280,10 @@ def published(pool: Pool, t, reference: str) -> list:
 
 # ---------------------------------------------------------------- environments, a user's run
 
-def compare_environments(base: list, other: list) -> list:
+def compare_environments(base: list, other: list, tolerance_for) -> list:
     """Cited verdicts of one environment against another's, on a machine that measured both (the
     reference machine first): the ratio of the two gains with its interval, and whether the gain grew,
-    shrank, held (the whole interval within +/-5% of 1) or is unsettled."""
+    shrank, held (the whole interval within the pair's tolerance of 1) or is unsettled."""
     out = []
     bmap = {v.id: v for v in base}
     for v in other:
@@ -298,8 +298,8 @@ def compare_environments(base: list, other: list) -> list:
         elif moved.lo > 1 or moved.hi < 1:
             outcome = "grew" if moved.lo > 1 else "shrank"
         else:
-            outcome = "held" if stats.equivalent(moved, EQUIVALENT_PCT) else "unsettled"
-        out.append(Verdict("jdk", v.subject, outcome, f"on {common[0].label}; held: within +/-{EQUIVALENT_PCT:g}%", v.id,
+            outcome = "held" if stats.equivalent(moved, tolerance_for(v)) else "unsettled"
+        out.append(Verdict("jdk", v.subject, outcome, f"on {common[0].label}; tolerance +/-{tolerance_for(v):g}%", v.id,
                            v.technique, v.params, moved, extra={"before": b, "after": v, "kind": v.extra["kind"]}))
     return out
 
@@ -422,7 +422,11 @@ def assemble(runs: list, suite, require_full=True) -> list:
     for t, shown, stale in chosen:
         ref = shown[0]
         cites = {id(p): cited(p, suite, reference) for p in shown}
-        comparisons = [(p, compare_environments(cites[id(ref)], cites[id(p)])) for p in shown[1:]]
+        def tol(v, t=t):
+            spec = next(c for c in t.cited if c["id"] == v.id)
+            g = Group(t.benchmark, spec["method"], "", 1, dict(spec.get("params") or {}), "variant")
+            return ratio_tolerance(suite, t, g, spec["variant"])[0]
+        comparisons = [(p, compare_environments(cites[id(ref)], cites[id(p)], tol)) for p in shown[1:]]
         on_ref = [x for x in ref.runs if x[0].machine == reference] or ref.runs
         newest = max(on_ref, key=lambda x: x[0].name)
         claims = [v for c in t.claims for v in judge_claim(newest[1], c, t, suite, True, allow_missing=True)] + \
