@@ -17,7 +17,7 @@ from . import forks, stats
 from .config import JMH_METRICS, Suite, Technique, metric_unit_ok
 from .evidence import Pool, pools  # noqa: F401 (where they were)
 from .model import ALLOC, InputError, Metric, Result, comparable, higher_is_better
-from .select import group_results, matches_benchmark, missing_values, param_matches, resolve_params
+from .select import Group, group_results, matches_benchmark, missing_values, param_matches, resolve_params
 from .stats import Figure
 
 FAILING = {"fail", "inconclusive", "not_run", "regression", "missing"}
@@ -93,6 +93,26 @@ def resolution_figure(a: Result, b: Result, t: Technique | None, metric: str, ki
         return None
     am, bm = t.measured(a, metric), t.measured(b, metric)
     return stats.ratio(am, bm) if kind == "ratio" else stats.speedup(am, bm, _direction(t, metric, am.unit))
+
+
+def _applies(tol: dict, method: str, variant: str | None, params: dict) -> bool:
+    """Whether a tolerance (ratio or allocation) covers this method, variant and param set: each
+    of its method, variant and params that it names must match."""
+    return ((not tol.get("method") or tol["method"] == method)
+            and (not tol.get("variant") or tol["variant"] == variant)
+            and (not tol.get("params") or param_matches(params, resolve_params(tol["params"], [params]))))
+
+
+def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
+    """(tolerance in %, where it came from) for a pair: the first of the technique's
+    ratio_tolerances that matches it, else the suite default."""
+    for tol in (t.tolerances if t else []):
+        if _applies(tol, group.name, label, group.params):
+            return float(tol["pct"]), tol["why"]
+    return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
+
+
+# ---------------------------------------------------------------- published claims
 
 
 def check_units(results, suite: Suite) -> None:
