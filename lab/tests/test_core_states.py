@@ -8,7 +8,7 @@ import pytest
 
 import core_states
 
-SCRIPTS = Path(__file__).resolve().parents[1]
+LAB = Path(__file__).resolve().parents[1]
 
 
 def test_spells_are_the_runs_of_slow_windows():
@@ -46,13 +46,13 @@ def test_two_cpus_slow_at_different_times_are_told_from_cpus_slow_together():
     (["--seconds", "x"], "invalid float value"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, says):
-    r = subprocess.run([sys.executable, str(SCRIPTS / "core_states.py"), *args], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, str(LAB / "core_states.py"), *args], capture_output=True, text=True)
     assert r.returncode == 2
     assert says in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_an_existing_directory_is_not_overwritten(tmp_path):
-    r = subprocess.run([sys.executable, str(SCRIPTS / "core_states.py"), "--out", str(tmp_path)],
+    r = subprocess.run([sys.executable, str(LAB / "core_states.py"), "--out", str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert "exists" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -3,26 +3,28 @@
 each of two per-fork figures, the mean of the measured iterations (what the suite uses) and the best
 iteration, moves from fork to fork.
 
-    python3 scripts/fork_spread.py RUN.json [RUN.json ...] [--out FILE.md]
+    python3 lab/fork_spread.py RUN [RUN ...] [--out FILE.md]
 
 Per configuration (benchmark, mode, params; a two-commit run's sides apart): forks, iterations a fork,
 the iterations' spread within a fork (sd of their logs, averaged over the forks), the spread of the
 fork means and of the forks' best iterations (sd of logs across forks), and how many forks never came
 within 85% of the configuration's best iteration (forks that spent all their measured time in a
 slow spell of the machine, docs/gate.md). Only the primary score; configurations with fewer than 3
-forks are left out. Exit 0, or 2 on bad input (one line).
+forks are left out. A RUN is a raw JMH result file or its summary (summarize.py), which keeps each
+fork's mean, best iteration, iteration count and spread of iterations. Exit 0, or 2 on bad input (one line).
 """
 from __future__ import annotations
 
-import json
 import math
 import statistics
 import sys
 
+import labpath  # noqa: F401  puts scripts/ on the path
 from hpb import cli, config, twocommit
 from hpb.forks import fork_bests, fork_means
 from hpb.markdown import table
-from hpb.model import InputError, Run, fmt_key_params, load
+from hpb.model import BEST, ITERATIONS, InputError, Run, fmt_key_params
+from runs import WITHIN, load_run, log_sd as within_sd
 
 NEAR_BEST = 0.85
 
@@ -37,11 +39,19 @@ def spread(forks: list, higher_is_better: bool) -> dict:
     forks = [f for f in forks if f]
     if len(forks) < 3 or any(v <= 0 or not math.isfinite(v) for f in forks for v in f):
         raise ValueError("need 3 forks of positive finite values")
-    means, bests = fork_means(forks), fork_bests(forks, higher_is_better)
+    return spread_of(fork_means(forks), fork_bests(forks, higher_is_better), [len(f) for f in forks],
+                     [within_sd(f) for f in forks], higher_is_better)
+
+
+def spread_of(means: list, bests: list, counts: list, withins: list, higher_is_better: bool) -> dict:
+    """The spreads from each fork's mean, best iteration, iteration count and sd of its iterations'
+    logs (None for a fork of one iteration): what a run's summary keeps of its forks."""
+    if len(means) < 3 or any(not (v > 0 and math.isfinite(v)) for v in list(means) + list(bests)):
+        raise ValueError("need 3 forks of positive finite values")
     overall = (max if higher_is_better else min)(bests)
-    within = [log_sd(f) for f in forks if len(f) > 1]
+    within = [w for w in withins if w is not None]
     never = sum(1 for b in bests if (b / overall if higher_is_better else overall / b) < NEAR_BEST)
-    return {"forks": len(forks), "iterations": round(statistics.fmean(len(f) for f in forks)),
+    return {"forks": len(means), "iterations": round(statistics.fmean(counts)),
             "within": statistics.fmean(within) if within else float("nan"),
             "betweenMeans": log_sd(means), "betweenBests": log_sd(bests), "neverNearBest": never}
 
@@ -61,16 +71,14 @@ def gain_spreads(run: Run, suite) -> list:
 
 
 def rows_of(path: str) -> tuple:
-    run = load(path)
-    data = json.loads(open(path, encoding="utf-8").read())
+    run = load_run(path, within=True)
     out = []
-    for res, r in zip(run.results, data):
-        raw = r["primaryMetric"].get("rawData")
-        if not isinstance(raw, list) or res.mode in ("ss", "sample"):
+    for res in run.results:
+        if res.mode not in ("thrpt", "avgt") or not res.fork_values.get(BEST):
             continue
-        forks = [[float(v) for v in f] for f in raw if isinstance(f, list)]
         try:
-            s = spread(forks, res.mode == "thrpt")
+            s = spread_of(res.forks_of("primary"), res.forks_of(BEST), res.forks_of(ITERATIONS),
+                          res.forks_of(WITHIN), res.mode == "thrpt")
         except (ValueError, TypeError):
             continue
         name = f"{res.simple_class}.{res.method} {fmt_key_params(res.params)}".strip()
@@ -85,7 +93,7 @@ def pct(x: float) -> str:
 @cli.guarded
 def main(argv=None) -> int:
     ap = cli.Parser(prog="fork_spread.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("runs", nargs="+", metavar="RUN.json")
+    ap.add_argument("runs", nargs="+", metavar="RUN")
     ap.add_argument("--out", help="write the Markdown here instead of stdout")
     args = ap.parse_args(argv)
     parts = []

@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
-"""Make one real pass through CI's two-commit gate and keep it in results/ci/: an A/A pass (this
+"""Make one real pass through CI's two-commit gate and keep its summary in results/ci/: an A/A pass (this
 commit against the baseline's, whose benchmark code is the same) or an A/B pass against a real
 regression (a patch from scripts/tests/regressions/, applied in a throwaway worktree).
 
-    python3 scripts/gate_pass.py                           # A/A: this checkout against the baseline's commit
-    python3 scripts/gate_pass.py --patch indexof-slower-10pct
-    python3 scripts/gate_pass.py --list                    # the regression patches
-    python3 scripts/gate_pass.py --claims redis-mget-4x,redis-pooled-1.3x   # A/A over those claims only
+    python3 lab/gate_pass.py                           # A/A: this checkout against the baseline's commit
+    python3 lab/gate_pass.py --patch indexof-slower-10pct
+    python3 lab/gate_pass.py --list                    # the regression patches
+    python3 lab/gate_pass.py --claims redis-mget-4x,redis-pooled-1.3x   # A/A over those claims only
 
 It runs CI's own gate pass (the `gate` line of `scripts/ci_plan.py`: `mvn jmh:run
 -Djmh.against=BASE -Djmh.gate ...`): an A/A pass over every gated technique (`--all`, CI's largest
 pass; with --claims, just those gain claims, as CI gates a change that reaches only their
 techniques), an A/B pass over the techniques the patch reaches, as CI gates such a change (with
--Djmh.claims naming their claims) with the results written to results/ci/, records beside the
-result what the pass was (`*.pass.json`: A/A or the patch, what the gate should say, its args),
-and prints the gate's verdict as CI judges it (scripts/gate.py with CI's options). gate_power.py
-counts these passes. The worktree is removed when the pass ends, fails or is interrupted; nothing
+-Djmh.claims naming their claims) with the raw results written to results/ci/raw/ (not committed:
+.gitignore), records what the pass was (A/A or the patch, what the gate should say, its args), keeps
+the run's summary with that record as results/ci/NAME.summary.json (summarize.py; the file to
+commit), and prints the gate's verdict as CI judges it (scripts/gate.py with CI's options).
+gate_power.py counts these passes. The worktree is removed when the pass ends, fails or is interrupted; nothing
 is left running. Exit 0 when the pass was made
 and stored (whatever the gate said), 2 on bad input or a failed run.
 """
@@ -31,11 +32,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+import labpath
 from hpb import cli, config, twocommit
 from hpb.model import REPO, RESULTS_DIR, InputError
+from summarize import summarize
 
-PATCHES = Path(__file__).resolve().parent / "tests" / "regressions"
+# The regression patches are the gate's test data, kept beside the product's tests.
+PATCHES = labpath.SCRIPTS / "tests" / "regressions"
 CI_DIR = RESULTS_DIR / "ci"
+RAW_DIR = CI_DIR / "raw"
 # How long an interrupted JMH run may take to clean up (its shutdown hook stops the forks and removes
 # the -Djmh.against worktree and the fork files) before it is killed.
 GRACE_S = 120
@@ -69,7 +74,7 @@ def git(*args, cwd=REPO) -> str:
 
 
 def newest(after: set) -> Path | None:
-    made = [p for p in CI_DIR.glob("2*.json") if not p.name.endswith((".provenance.json", ".pass.json")) and p not in after]
+    made = [p for p in RAW_DIR.glob("2*.json") if not p.name.endswith((".provenance.json", ".pass.json")) and p not in after]
     return max(made, default=None, key=lambda p: p.stat().st_mtime)
 
 
@@ -117,8 +122,8 @@ def scoped(args: list, claims: list | None) -> list:
 
 
 def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Path:
-    CI_DIR.mkdir(parents=True, exist_ok=True)
-    before = set(CI_DIR.glob("2*.json"))
+    RAW_DIR.mkdir(parents=True, exist_ok=True)
+    before = set(RAW_DIR.glob("2*.json"))
     head = git("rev-parse", "HEAD")
     worktree = None
     try:
@@ -130,7 +135,7 @@ def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Pa
             where = worktree
             git("apply", str(patch), cwd=where)
         args = scoped(gate_args(where), claims)
-        cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={CI_DIR}"]
+        cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={RAW_DIR}"]
         print("gate_pass:", " ".join(cmd), flush=True)
         if run_to_end(cmd, where) != 0:
             raise InputError("the gate pass's JMH run failed (its output is above); nothing was stored")
@@ -141,11 +146,12 @@ def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Pa
             subprocess.run(["git", "worktree", "prune"], cwd=REPO, capture_output=True)
     result = newest(before)
     if result is None:
-        raise InputError("the gate pass wrote no result into results/ci/")
+        raise InputError("the gate pass wrote no result into results/ci/raw/")
     record = {"kind": "A/B" if patch else "A/A", "patch": patch.stem if patch else None,
               "expect": "fail" if patch else "pass", "head": head, "args": args, "judge": judge,
               "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
+    summarize(result, "none", CI_DIR)
     return result
 
 
@@ -180,7 +186,7 @@ def main(argv=None) -> int:
         result = make_pass(patch, judge, claims)
     except KeyboardInterrupt:
         cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing was stored", 130)
-    print(f"gate_pass: stored {result.relative_to(REPO)}", flush=True)
+    print(f"gate_pass: stored {result.relative_to(REPO)} and its summary in {CI_DIR.relative_to(REPO)}/", flush=True)
     print(f"gate_pass: the gate's verdict as CI judges it (gate.py {' '.join(judge)})", flush=True)
     subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result), *judge])
     return 0

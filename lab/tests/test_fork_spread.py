@@ -2,13 +2,11 @@
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import fork_spread
-
-SCRIPTS = Path(__file__).resolve().parents[1]
+from labtest import LAB, RESULTS, ci_run
 
 
 def test_forks_that_differ_only_in_time_spent_slow_agree_on_their_best_iteration():
@@ -36,20 +34,37 @@ def test_fewer_than_three_forks_are_refused():
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
     bad = tmp_path / "x.json"
     bad.write_text("{")
-    r = subprocess.run([sys.executable, str(SCRIPTS / "fork_spread.py"), str(bad)], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, str(LAB / "fork_spread.py"), str(bad)], capture_output=True, text=True)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_a_two_commit_pass_gives_each_gain_check_its_spread_with_either_fork_figure():
     import json
     from hpb import config, twocommit
-    from hpb.model import load
-    path = SCRIPTS.parent / "results" / "ci" / "20261125T114920Z-b9130fe.json"
-    run, data = load(path), json.loads(path.read_text())
+    from runs import load_run
+    path = RESULTS / "pilot" / "20261125T080338Z-57b366d.json"  # a -Djmh.gate A/A pass, raw
+    run, data = load_run(path), json.loads(path.read_text())
     best = twocommit.fast_state(run, min_iterations=1)
     for res, r in zip(best.results, data):
         pick = max if r["mode"] == "thrpt" else min
         assert res.forks_of("primary") == [pick(f) for f in r["primaryMetric"]["rawData"]]
     gains = fork_spread.gain_spreads(run, config.load_suite())
     assert {g[0] for g in gains} == {"redis-mget-4x", "redis-pooled-1.3x", "split-indexof-2char-2x", "validator-shared-50x"}
-    assert all(n == 5 and m > 0 and b > 0 for _, _, n, m, b in gains)
+    assert all(n >= 5 and m > 0 and b > 0 for _, _, n, m, b in gains)
+    # a gate pass kept as its summary gives them too
+    gains = fork_spread.gain_spreads(load_run(ci_run("20261125T114920Z")), config.load_suite())
+    assert len(gains) == 5 and all(n == 5 and m > 0 and b > 0 for _, _, n, m, b in gains)
+
+
+def test_a_summary_gives_the_table_its_raw_run_gives(tmp_path):
+    """fork_spread.py reads a run's summary (each fork's mean, best, iteration count and spread of
+    iterations) to the same table as the raw run it was made from."""
+    import shutil
+    import summarize
+    raw = RESULTS / "pilot" / "fast-state" / "20261125T153526Z-ef43f14.json"
+    copy = tmp_path / raw.name
+    for p in (raw, raw.with_name(raw.name[:-5] + ".provenance.json")):
+        shutil.copy(p, tmp_path / p.name)
+    rows, gains = fork_spread.rows_of(str(raw))
+    summary = summarize.summarize(copy, "none")
+    assert fork_spread.rows_of(str(summary)) == (rows, gains) and len(rows) == 4 and gains

@@ -3,14 +3,15 @@
 that changed nothing (false alarm) and how often it catches a loss of 10%, 20% and 30% of a claimed
 pair's gain; and from the real passes kept in results/ci/, how it did.
 
-    python3 scripts/gate_power.py [RUN.json ...] [--looks 5,10,20] [--margin 20] [--alpha 0.05]
+    python3 lab/gate_power.py [RUN.json ...] [--looks 5,10,20] [--margin 20] [--alpha 0.05]
                                   [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
 
 Without runs it resamples every committed run of the trial protocol in results/ made by the current
 trial engine, the gate passes in results/ci/ (their two sides) and the pilots in
 results/pilot/fast-state/, each fork figure on its own: fork means from runs with the classes'
 iterations, the fast state (gate.py --fork-figure best) from runs of 50 or more iterations a fork.
-Each real pass is judged with the gate.py options its .pass.json records (CI's at the time).
+Each real pass is judged with the gate.py options its pass record keeps (CI's at the time). A run is
+read from its summary (results/ci/*.summary.json, lab/summarize.py) or from its raw JMH file.
 
 The rule (hpb.twocommit, the one gate.py applies): both commits run in the same trials, so each
 trial t gives the change of a pair's gain d_t = ln(gain_head,t / gain_base,t). At each look (5,
@@ -55,17 +56,19 @@ their own trials (replay_passes): exactly for a threshold alone, which moves no 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import random
 import re
 import statistics
 import sys
 
+import labpath  # noqa: F401  puts scripts/ on the path
+from fdist import sd_ratio
+from gate_pass import PATCHES
 from hpb import cli, config, evidence, forks, scope, select, twocommit, verdicts
 from hpb.markdown import fmt_num, fmt_ratio, table
-from hpb.model import ALLOC, InputError, RESULTS_DIR, load, result_files
-from gate_pass import PATCHES
+from hpb.model import ALLOC, InputError, RESULTS_DIR, result_files
+from runs import load_run, pass_record, run_files
 
 LOSSES = (0.10, 0.20, 0.30)
 # The issue's targets, which plan() prices: false alarms per CI run, and the share of margin-sized losses caught.
@@ -728,7 +731,7 @@ def patch_claims(suite, name: str) -> set | None:
     return {c["id"] for t, c in twocommit.gained_pairs(suite) if reach.covers(t.id)}
 
 
-def real_passes(suite, ci_dir=CI_DIR) -> list:
+def real_passes(suite, ci_dir=None) -> list:
     """[(record, run, failed under the rule?, the failing checks, failed in CI's mode?)] for every pass
     gate_pass.py kept; the record gains `figure` (the fork figure judged), `gains`: each gain check's
     (claim, delimiter, change of the gain head/base with the rule's bounds at its look, trials), and
@@ -738,19 +741,15 @@ def real_passes(suite, ci_dir=CI_DIR) -> list:
     before records kept them: --undecided warn)."""
     out = []
     today, looks_today = config.judging(suite.gate_judge()), ci_looks(suite)
-    for rec_path in sorted(ci_dir.glob("*.pass.json")):
-        run_path = rec_path.with_name(rec_path.name[: -len(".pass.json")] + ".json")
-        try:
-            rec = json.loads(rec_path.read_text(encoding="utf-8"))
-        except ValueError as e:
-            raise InputError(f"{rec_path}: not valid JSON ({e})")
-        if not run_path.is_file():
-            raise InputError(f"{rec_path}: its run {run_path.name} is missing")
-        run = load(run_path)
+    for run_path in run_files(CI_DIR if ci_dir is None else ci_dir):
+        rec = pass_record(run_path)
+        if rec is None:
+            continue
+        run = load_run(run_path)
         try:
             opts = config.judging(rec.get("judge", ["--undecided", "warn"]))
         except (TypeError, ValueError) as e:
-            raise InputError(f"{rec_path}: judge: {e}")
+            raise InputError(f"{run_path}: the pass record's judge: {e}")
         if opts["fork_figure"] == today["fork_figure"] and twocommit.rule_of(run).looks == looks_today:
             opts = today
         if opts["fork_figure"] == "best":
@@ -860,7 +859,7 @@ def report(sections: list, rule, draws, passes) -> str:
                          "FAILED" if ci_mode else "passed", "; ".join(failing), gain_words(rec["gains"])]
                         for rec, run, failed, failing, ci_mode in passes])
     else:
-        lines += ["No real pass yet: make them with `python3 scripts/gate_pass.py [--patch NAME]`."]
+        lines += ["No real pass yet: make them with `python3 lab/gate_pass.py [--patch NAME]`."]
     for sec in sections:
         lines += resampled_lines(sec, rule, draws)
     return "\n".join(lines).rstrip() + "\n"
@@ -919,7 +918,7 @@ def placement_lines(sec: dict) -> list:
         kernel = spreads.get((cid, "the kernel's"))
         if placed == "the kernel's" or not kernel or min(dof, kernel[4]) < 1:
             return ""
-        ratio, lo, hi = forks.sd_ratio(change, dof, kernel[3], kernel[4])
+        ratio, lo, hi = sd_ratio(change, dof, kernel[3], kernel[4])
         return f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]"
 
     lines += table(["claim", "forks placed", "two-commit runs", "trials", "sd of a fork's figure (log)",
@@ -1124,7 +1123,7 @@ def readme_block(sections: list, draws, passes) -> str:
     """The README's summary: the real passes (all of them, then those at CI's rule today), then the
     resampled rates of the fork figure CI judges by, each saying what it rests on; the tables and
     the other figure are in results/gate-power.md."""
-    lines = ["_Generated by `python3 scripts/gate_power.py --out results/gate-power.md --readme README.md`; "
+    lines = ["_Generated by `python3 lab/gate_power.py --out results/gate-power.md --readme README.md`; "
              "the tables are in [results/gate-power.md](results/gate-power.md)._", ""]
     ci_sec = next((sec for sec in sections if sec["figure"] == sec["ci_figure"]), None)
     today = (ci_sec["figure"], ",".join(map(str, ci_sec["ci_rule"].looks))) if ci_sec else None
@@ -1165,7 +1164,7 @@ def readme_block(sections: list, draws, passes) -> str:
                          + (f", `{ci_one}` forks on one CPU" if ci_one else "") + "): "
                          + "; ".join(summary(mine, "CI")) + ".")
     else:
-        lines.append("- **Real passes**: none yet (`python3 scripts/gate_pass.py [--patch NAME]`).")
+        lines.append("- **Real passes**: none yet (`python3 lab/gate_pass.py [--patch NAME]`).")
     for sec in [ci_sec] if ci_sec else []:
         per_claim, rates, ci_rates, name = sec["per_claim"], sec["rates"], sec["ci_rates"], sec["title"]
         c20 = [rates[(cid, 0.20)][0] for cid in per_claim]
@@ -1270,9 +1269,9 @@ def main(argv=None) -> int:
     ci_rule = rule_for(ci_looks(suite := config.load_suite()), a.margin, a.alpha)
     cap = ci_cap(suite)
     if a.runs:
-        runs = [load(p) for p in a.runs]
+        runs = [load_run(p) for p in a.runs]
     else:  # the committed runs figures may rest on: engine 1's regex-polluted forks stay out
-        runs = [r for r in (load(p) for p in result_files() + result_files(CI_DIR) + result_files(FAST_DIR))
+        runs = [r for r in (load_run(p) for p in result_files() + run_files(CI_DIR) + run_files(FAST_DIR))
                 if r.trials_engine >= evidence.TRIALS_ENGINE]
     passes = [] if a.runs else real_passes(suite)
     # Each fork figure from the runs made for it: fork means from forks of the classes' iterations,

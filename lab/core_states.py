@@ -2,8 +2,8 @@
 """How fast each CPU of this machine is, 10 times a second: the probe behind docs/gate.md's account
 of where the fork-to-fork spread comes from.
 
-    python3 scripts/core_states.py                     # 30 s a phase, into results/pilot/core-states/
-    python3 scripts/core_states.py --seconds 60 --out /tmp/probe
+    python3 lab/core_states.py                     # 30 s a phase, into results/pilot/core-states/
+    python3 lab/core_states.py --seconds 60 --out /tmp/probe
 
 Three kinds of phase, each `--seconds` long, with nothing else of ours running (it takes JMH's
 machine lock, /tmp/jmh.lock, and refuses while a JMH run holds it):
@@ -35,6 +35,7 @@ import sys
 import time
 from pathlib import Path
 
+import labpath  # noqa: F401  puts scripts/ on the path
 from hpb import cli
 from hpb.model import RESULTS_DIR
 
@@ -144,7 +145,7 @@ def together(a: list, b: list) -> dict:
 
 def markdown(report: dict) -> str:
     lines = [f"# CPU states on {report['host']['cpu']} x{report['host']['cpus']}, {report['startedUtc']}", "",
-             f"`python3 scripts/core_states.py --seconds {report['seconds']:g}`: each 100 ms window's "
+             f"`python3 lab/core_states.py --seconds {report['seconds']:g}`: each 100 ms window's "
              f"operations against the series' fast level (its 90th percentile); a window below "
              f"{SLOW_BELOW:.0%} of it is slow.", "",
              "| phase | cpu | slow windows | slow level | slow spell (median / max) | sd |",

@@ -6,15 +6,15 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 import gate_power
-from hpb import forks, twocommit
+from labtest import LAB, SCRIPTS, ci_run
+from fdist import sd_ratio
+from hpb import twocommit
 from hpb.model import InputError
-
-SCRIPTS = Path(__file__).resolve().parents[1]
+from runs import load_run
 RULE = twocommit.Rule(looks=(5, 10), margin_pct=20, alpha=0.05)
 
 
@@ -100,11 +100,10 @@ def test_the_time_rows_catch_a_slowed_variant_the_gain_check_leaves_undecided():
 
 def test_the_pairs_drawn_are_the_trials_gains_and_each_technique_counts_its_configurations():
     from hpb import config, verdicts
-    from hpb.model import load
     suite = config.load_suite()
     assert gate_power.time_configs(suite) == {"redis-mget-4x": 4, "redis-pooled-1.3x": 4,
                                               "split-indexof-2char-2x": 4, "validator-shared-50x": 2}
-    run = load(sorted((SCRIPTS.parent / "results" / "ci").glob("*Z-03bc700.json"))[0])
+    run = load_run(ci_run("Z-03bc700"))
     figures = gate_power.trial_figures([run], suite)
     assert set(figures) == set(gate_power.checks_per_claim(suite))
     by = twocommit.sides(run)
@@ -120,9 +119,8 @@ def test_the_pairs_drawn_are_the_trials_gains_and_each_technique_counts_its_conf
 def test_a_pairs_trials_count_only_from_runs_that_placed_its_forks_as_ci_does():
     import dataclasses
     from hpb import config
-    from hpb.model import load
     suite = config.load_suite()
-    run = load(sorted((SCRIPTS.parent / "results" / "ci").glob("*Z-03bc700.json"))[0])
+    run = load_run(ci_run("Z-03bc700"))
     pinned = dataclasses.replace(run, provenance={**run.provenance, "oneCpu": {"benchmarks": "Redis", "cpu": 0}})
     assert gate_power.one_cpu(run) is None and gate_power.one_cpu(pinned) == "Redis"
     assert gate_power.on_one_cpu("Redis", "io.hotpathbench.redis.RedisBenchmark.batched")
@@ -160,7 +158,7 @@ def test_the_placement_table_gives_one_cpus_spread_against_the_kernels_with_an_f
     lines = gate_power.placement_lines({"placements": spreads})
     one = next(line for line in lines if "| one CPU |" in line)
     kernel = next(line for line in lines if "| the kernel's |" in line)
-    ratio, lo, hi = forks.sd_ratio(0.160, 22, 0.211, 61)
+    ratio, lo, hi = sd_ratio(0.160, 22, 0.211, 61)
     assert f"{ratio:.2f}x [{lo:.2f}, {hi:.2f}]" in one and lo < 1 < hi
     assert "x [" not in kernel  # the kernel's own row is the reference
     assert gate_power.placement_lines({"placements": {}}) == []
@@ -174,7 +172,7 @@ def test_zero_false_alarms_in_n_passes_bound_the_rate_only_so_far():
 
 def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what_they_rest_on(tmp_path):
     out = tmp_path / "power.md"
-    p = subprocess.run([sys.executable, str(SCRIPTS / "gate_power.py"), "--draws", "200", "--out", str(out)],
+    p = subprocess.run([sys.executable, str(LAB / "gate_power.py"), "--draws", "200", "--out", str(out)],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     text = out.read_text()
@@ -259,7 +257,7 @@ def test_the_plan_needs_more_trials_for_noisier_trials_and_five_at_the_spread_it
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
     for args in (["--looks", "1"], ["--margin", "150"], ["--looks", "x"], ["--looks", "10,5"]):
-        p = subprocess.run([sys.executable, str(SCRIPTS / "gate_power.py"), *args], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, str(LAB / "gate_power.py"), *args], capture_output=True, text=True)
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, (args, p.stderr)
 
 
@@ -277,9 +275,9 @@ def test_every_regression_patch_applies_to_this_tree_and_changes_only_technique_
 
 
 def test_gate_pass_lists_its_patches_and_refuses_an_unknown_one_in_one_line():
-    p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), "--list"], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, str(LAB / "gate_pass.py"), "--list"], capture_output=True, text=True)
     assert p.returncode == 0 and "indexof-slower-10pct" in p.stdout.split()
-    p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), "--patch", "nope"], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, str(LAB / "gate_pass.py"), "--patch", "nope"], capture_output=True, text=True)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "no patch 'nope'" in p.stderr
 
 
@@ -292,7 +290,7 @@ def test_an_aa_pass_can_be_scoped_to_some_claims_as_ci_scopes_a_change_and_refus
     for argv, says in ((["--claims", "nope"], "--claims: nope is not a gated gain claim"),
                        (["--claims", ""], "--claims: none given"),
                        (["--claims", "redis-mget-4x", "--patch", "indexof-slower-10pct"], "--claims scopes an A/A pass")):
-        p = subprocess.run([sys.executable, str(SCRIPTS / "gate_pass.py"), *argv], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, str(LAB / "gate_pass.py"), *argv], capture_output=True, text=True)
         assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and says in p.stderr, (argv, p.stderr)
 
 
@@ -310,7 +308,7 @@ def test_an_interrupted_gate_pass_lets_its_jmh_run_clean_up_before_it_ends(tmp_p
              "time.sleep(60)\n")
     # gate_pass.interruptible(): a shell that starts a job in the background (nohup ... &) hands
     # SIGINT down ignored, to gate_pass and to the JVM it starts; a kill -INT or -TERM must still clean up
-    driver = (f"import sys; sys.path.insert(0, {str(SCRIPTS)!r}); import gate_pass; gate_pass.interruptible()\n"
+    driver = (f"import sys; sys.path.insert(0, {str(LAB)!r}); import gate_pass; gate_pass.interruptible()\n"
               f"try:\n    gate_pass.run_to_end([sys.executable, '-c', {child!r}], '.')\n"
               "except KeyboardInterrupt:\n    print('interrupted after', 'cleaned' if __import__('os').path.exists('cleaned') else 'no clean-up')\n")
     for sig in (signal.SIGINT, signal.SIGTERM):  # a kill -INT or -TERM of gate_pass alone

@@ -1,0 +1,1 @@
+import labtest  # noqa: F401  puts lab/ and scripts/ on the path
