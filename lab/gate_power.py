@@ -3,8 +3,8 @@
 that changed nothing (false alarm) and how often it catches a loss of 10%, 20% and 30% of a claimed
 pair's gain; and from the real passes kept in results/ci/, how it did.
 
-    python3 lab/gate_power.py [RUN.json ...] [--looks 5,10,20] [--margin 20] [--alpha 0.05]
-                                  [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
+    python3 lab/gate_power.py [RUN ...] [--looks 5,10,20] [--margin 20] [--alpha 0.05] [--unit pass|boot]
+                              [--draws 2000] [--seed 1] [--out FILE.md] [--readme README.md]
 
 Without runs it resamples every committed run of the trial protocol in results/ made by the current
 trial engine, the gate passes in results/ci/ (their two sides) and the pilots in
@@ -22,17 +22,25 @@ when the upper bound lies below it, and is otherwise undecided; undecided at the
 fails (INCONCLUSIVE). Allocation per configuration: the forks' medians grew by 16 bytes and 5%, and
 an exact rank-sum test over 5 forks a side gives p <= 0.01.
 
-How the synthetic passes are made: each run's per-trial log figures of a claimed pair's two
-configurations (one trial's variant and baseline forks, kept together, so their difference is that
-trial's log gain) are centred on that run's means (a two-commit run compares like with like on one
-machine), pooled, and drawn with replacement, once for the base side and once for the head side of
-every trial; a loss L slows the head side's variant by ln(1 - L), so its gain falls by L. The time
+How the synthetic passes are made, in two stages (units_of): a synthetic check first draws one whole
+real pass or run (--unit boot: one whole boot of the machine, every pass of it), each equally likely,
+then every trial it needs from that unit's trials with replacement, once for the base side and once
+for the head side of every trial. A trial is one real trial's log figures of a claimed pair's two
+configurations (its variant and baseline forks, kept together, so their difference is that trial's
+log gain), centred on its run's (or side's) means, as a two-commit run compares like with like on one
+machine, and scaled by sqrt(n / (n - 1)), n that run's trials, so that a few trials drawn with
+replacement spread as their sample variance says and not less. Trial-to-trial spread differs from
+pass to pass (4-20% on some boots, 1-3% on others): drawing the pass first keeps a noisy pass's
+trials together, as a real CI run meets them, where pooling every trial would spread the noise evenly
+over all checks. A loss L slows the head side's variant by ln(1 - L), so its gain falls by L. The time
 rows of both configurations are judged on the same draws (twocommit.time_verdict, m the
 configurations a CI run reaching the technique times); CI's tables also give what the gain check
 alone catches, as for a loss that came from the baseline getting faster. Drawing the sides
 independently leaves out the correlation two forks of one trial share, so the false alarms are, if
-anything, overstated. Allocation: each configuration's real per-fork B/op values, drawn 5 times a
-side. A CI run fails when any of its checks fails; a claim has one check per configuration its
+anything, overstated. Allocation: one run's real per-fork B/op values of each configuration, drawn
+5 times a side. The report keeps the passes that chose the rule (in sample) apart from those made
+after it (RULE_FIXED, out of sample): the real passes say which each is, and CI's mode is resampled
+again from the out-of-sample runs alone, with their pass and boot counts. A CI run fails when any of its checks fails; a claim has one check per configuration its
 params name (split's two delimiters), and a loss is put into one of them. CI's mode: CI's looks (a check decided at one stops there), a loss shown beyond
 the margin fails, and so does an undecided check: for every claim when CI's gate.py options leave
 undecided checks failing (today), only for the --strict claims under --undecided warn (as CI judged
@@ -61,6 +69,7 @@ import random
 import re
 import statistics
 import sys
+from dataclasses import dataclass
 
 import labpath  # noqa: F401  puts scripts/ on the path
 from fdist import sd_ratio
@@ -82,6 +91,14 @@ BEST_OF = 2
 HOLD_RULES = ((10.0, None), (2.5, 10.0), (2.5, 15.0))
 CI_DIR = RESULTS_DIR / "ci"
 FAST_DIR = RESULTS_DIR / "pilot" / "fast-state"
+# The rule's numbers (margin, looks and their shares of alpha, the time threshold, the fork figure,
+# Redis's placement, the cap) were last chosen at this commit, from the passes made before it (the
+# 2.5% time threshold, after the indexof-slower-10pct pass of 2026-11-26 16:50 passed at 10%). The
+# passes started after it played no part in choosing them: their outcomes, and the trials they give the
+# resampling, are out of sample. A change of the rule moves this line, and voids the passes before it.
+RULE_FIXED = ("fca00cdf3d6b2e2b4c31ca629cc2e4450af39770", "2026-11-27T13:56:34")
+# What a synthetic check draws first (units_of): one whole real pass (or run), or one whole boot of the machine.
+UNITS = ("pass", "boot")
 
 
 def one_cpu(run) -> str | None:
@@ -183,8 +200,9 @@ def _usable(x) -> bool:
 
 
 def alloc_pools(runs, suite) -> dict:
-    """configuration -> [per-fork B/op] of every configuration the gate measures, over every run of
-    the trial protocol (sides of a two-commit run apart)."""
+    """configuration -> [[per-fork B/op] of one run or side] of every configuration the gate measures,
+    over every run of the trial protocol (sides of a two-commit run apart): a synthetic allocation
+    check draws one run's forks, as a real pass measures both sides in one run."""
     gained = twocommit.gained_pairs(suite)
     out = {}
     for run in runs:
@@ -197,7 +215,7 @@ def alloc_pools(runs, suite) -> dict:
                     continue
                 vals = [v for v in r.forks_of(ALLOC) if math.isfinite(v)]
                 if len(vals) >= 3:
-                    out.setdefault(r.key, []).extend(vals)
+                    out.setdefault(r.key, []).append(vals)
     return out
 
 
@@ -216,16 +234,52 @@ def pooled_sd(groups: list) -> tuple:
     return math.sqrt(sum(x * x for x in centred([(None, g) for g in groups])) / dof), dof
 
 
+def trial_sd(per_run) -> float:
+    """The spread of one trial's log figure over [(label, logs)]: pooled_sd, each run's logs centred on
+    their own mean, with n - 1 degrees of freedom a run."""
+    return pooled_sd([logs for _, logs in per_run])[0]
+
+
 def centred_pairs(per_run) -> list:
-    """trial_figures' (v, b) of every run, each centred on its run's means: a synthetic trial's log
-    gain is v - b, as centred() draws it, and v and b are what the time checks of the two
-    configurations draw."""
+    """trial_figures' (v, b) of every run, each centred on its run's means and scaled by sqrt(n / (n - 1))
+    (n its trials), so that its trials drawn with replacement spread as much as its sample variance
+    says, not the (n - 1) / n of it that centring on a mean of few trials leaves: a synthetic trial's
+    log gain is v - b, and v and b are what the time checks of the two configurations draw."""
     pool = []
     for _, pairs in per_run:
-        mv = sum(v for v, _ in pairs) / len(pairs)
-        mb = sum(b for _, b in pairs) / len(pairs)
-        pool += [(v - mv, b - mb) for v, b in pairs]
+        n = len(pairs)
+        k = math.sqrt(n / (n - 1)) if n > 1 else 0.0
+        mv = sum(v for v, _ in pairs) / n
+        mb = sum(b for _, b in pairs) / n
+        pool += [((v - mv) * k, (b - mb) * k) for v, b in pairs]
     return pool
+
+
+@dataclass(frozen=True)
+class Units:
+    """A pool to draw from in two stages: a synthetic check first draws one unit (a whole real pass, or
+    a whole boot of the machine), then every trial it needs from that unit's trials, with
+    replacement. Each unit holds centred_pairs of its runs or sides; names are the units' names."""
+    units: tuple
+    names: tuple
+
+    def pick(self, rng) -> tuple:
+        return self.units[rng.randrange(len(self.units))]
+
+
+def pass_of(label: str) -> str:
+    """The run a trial_figures label names (its first word: a run's file name has no space)."""
+    return label.split(" ", 1)[0]
+
+
+def units_of(per_run, unit_of=pass_of) -> Units:
+    """trial_figures' runs of one claim as a two-stage pool: each label's trials centred (centred_pairs)
+    and grouped by unit_of(label), the pass (default) or the boot it ran in."""
+    grouped = {}
+    for label, pairs in per_run:
+        grouped.setdefault(unit_of(label), []).append((label, pairs))
+    names = tuple(sorted(grouped))
+    return Units(tuple(tuple(centred_pairs(grouped[n])) for n in names), names)
 
 
 def time_configs(suite, checks=None) -> dict:
@@ -273,21 +327,68 @@ def claim_seconds(passes, suite=None) -> dict:
     return {cid: sum(v) / len(v) for cid, v in acc.items()}
 
 
+def started(run) -> str:
+    """When a run started, 'YYYY-MM-DDTHH:MM:SS' UTC (its provenance's startedUtc), or ''."""
+    return str((run.provenance or {}).get("startedUtc") or "")[:19]
+
+
+def out_of_sample(run, fixed_utc: str = RULE_FIXED[1]) -> bool:
+    """Whether a run started after the rule's numbers were chosen (RULE_FIXED): it played no part in choosing them."""
+    return bool(started(run)) and started(run) >= fixed_utc
+
+
+def boot_of(run) -> str:
+    """The boot of the machine a run ran in: its provenance's host id and boot id; a run whose provenance
+    has no boot id is a boot of its own."""
+    h = (run.provenance or {}).get("host") or {}
+    if isinstance(h, dict) and h.get("bootId"):
+        return f"{h.get('id') or h.get('cpuModel') or '?'}/{h['bootId']}"
+    return f"unknown boot ({run.name})"
+
+
+def unit_by(runs, unit: str):
+    """The function units_of groups trial_figures' labels by: their pass, or their pass's boot."""
+    if unit == "pass":
+        return pass_of
+    boots = {r.name: boot_of(r) for r in runs}
+    return lambda label: boots.get(pass_of(label), pass_of(label))
+
+
+def boots_by_claim(per_claim: dict, runs) -> dict:
+    """claim id -> the boots its trials come from."""
+    boots = {r.name: boot_of(r) for r in runs}
+    return {cid: {boots.get(pass_of(label), pass_of(label)) for label, _ in r} for cid, r in per_claim.items()}
+
+
+def out_of_sample_rates(chosen, suite, rule, draws, seed, strict, checks, timing, seconds, cap, unit_of, runs) -> dict | None:
+    """CI's mode resampled (estimate_ci, two-stage) from the runs that played no part in choosing the
+    rule (out_of_sample): {'per_claim', 'boots', 'ci_rates', 'runs'}, or None when none measured a pair."""
+    figures = trial_figures(chosen, suite, gate_arg(suite, "oneCpu"), by_placement=True)
+    if not figures:
+        return None
+    per_claim = {cid: [(label, [v - b for v, b in pairs]) for label, pairs in r] for cid, r in figures.items()}
+    pools = {cid: units_of(r, unit_of) for cid, r in figures.items()}
+    return {"per_claim": per_claim, "boots": boots_by_claim(per_claim, runs), "runs": sorted(r.name for r in chosen),
+            "ci_rates": estimate_ci(pools, rule, draws, seed, strict, checks, timing, seconds, cap)}
+
+
 def sequential(pool, loss, rule, rng, hold=None) -> tuple:
     """One synthetic gain check at the rule's looks, stopped at the first that decides it:
     (outcome, trials used, (the variant's, the baseline's) per-trial time logs, head against base,
     the per-trial changes of the gain).
     A pool of floats holds log gains; one of (v, b) pairs (centred_pairs) also gives the time logs,
-    and a loss then slows the head side's variant (its gain falls by the loss).
+    and a loss then slows the head side's variant (its gain falls by the loss). A pool of Units is
+    drawn in two stages: one unit for the check, then each trial of either side from it.
     hold (the what-if of hold_tradeoff; pairs only): (m, threshold %, settle %): the check goes on
     past a look that decides its gain (kept as decided there) until both time rows are settled too,
     each shown slower than the threshold or shown slower by less than settle % (time_settled)."""
     shift = math.log(1 - loss) if loss else 0.0
+    src = pool.pick(rng) if isinstance(pool, Units) else pool
     d, tv, tb = [], [], []
     outcome, first = "inconclusive", None
     for n in rule.looks:
         while len(d) < n:
-            head, base = rng.choice(pool), rng.choice(pool)
+            head, base = rng.choice(src), rng.choice(src)
             if isinstance(head, tuple):
                 d.append(head[0] - head[1] + shift - (base[0] - base[1]))
                 tv.append(head[0] + shift - base[0])
@@ -560,16 +661,16 @@ def best_of(figures: dict, k: int = BEST_OF) -> dict:
 
 
 def best_of_tradeoff(figures: dict, rule, draws, seed, strict=frozenset(), checks=None, timing=None, seconds=None,
-                     k: int = BEST_OF) -> dict:
-    """The moonshot's what-if: margin_tradeoff on best_of's units, each priced at k trials, and for each claim
-    the sd of one side's log gain a trial (one fork a configuration) and a unit (the best of k), over the
-    runs long enough to make units."""
+                     k: int = BEST_OF, unit_of=pass_of) -> dict:
+    """The moonshot's what-if: margin_tradeoff on best_of's units, each priced at k trials and drawn in two
+    stages as the trials are (units_of, by unit_of), and for each claim the sd of one side's log gain a
+    trial (one fork a configuration) and a unit (the best of k), over the runs long enough to make units."""
     units = best_of(figures, k)
 
     def spread(runs):
         return pooled_sd([[v - b for v, b in pairs] for _, pairs in runs])[0]
     return {"k": k,
-            "tradeoff": margin_tradeoff({cid: centred_pairs(r) for cid, r in units.items()}, rule, draws, seed, strict,
+            "tradeoff": margin_tradeoff({cid: units_of(r, unit_of) for cid, r in units.items()}, rule, draws, seed, strict,
                                         checks, timing, {cid: s * k for cid, s in (seconds or {}).items()}),
             "sd": {cid: (spread([f for f in figures[cid] if f[0] in {label for label, _ in r}]), spread(r))
                    for cid, r in units.items()}}
@@ -589,9 +690,9 @@ def hold_tradeoff(pools: dict, rule, draws, seed, strict=frozenset(), checks=Non
 
 def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None, timing=None) -> dict:
     """(claim, loss) -> (share failed, mean trials a check); ('alloc', 0) and ('run', 0) the
-    false-alarm rates of the allocation checks and of a whole CI run (any check failing). As in
-    estimate_ci, no loss fails a claim when any of its checks fails, a loss is put in one check, and
-    timing adds the time rows."""
+    false-alarm rates of the allocation checks (allocs: alloc_pools, each check drawing one run's
+    forks) and of a whole CI run (any check failing). As in estimate_ci, no loss fails a claim when
+    any of its checks fails, a loss is put in one check, and timing adds the time rows."""
     rng = random.Random(seed)
     checks = checks or {}
     timing = timing or {}
@@ -610,7 +711,8 @@ def estimate(pools: dict, allocs: dict, rule, draws, seed, checks=None, timing=N
                 trials[(cid, loss)] += sum(n for _, n in made) / k
                 failed_run |= f and loss == 0.0
         failed_alloc = False
-        for vals in allocs.values():
+        for runs in allocs.values():
+            vals = rng.choice(runs)  # one run's forks: both sides of a pass come from one run
             base = [rng.choice(vals) for _ in range(n_alloc)]
             head = [rng.choice(vals) for _ in range(n_alloc)]
             failed_alloc |= twocommit.alloc_verdict(base, head)[0] != "ok"
@@ -691,8 +793,8 @@ def plan(per_claim, passes, rule, most=400, suite=None) -> tuple:
     look needs so that a run of all the checks fails an unchanged commit at most TARGET_FALSE_ALARM of
     the time (Sidak over the checks) while a loss of exactly the margin still fails TARGET_CATCH of it, and
     the minutes that is at the seconds one trial of that check cost in the real passes. Normal
-    approximation of the one-sided t bound from the pooled spread (a trial's change of gain has sd
-    sqrt(2) x the spread of one side's gain, as the resampling draws it). Returns (rows, checks,
+    approximation of the one-sided t bound from the pooled spread (trial_sd; a trial's change of gain has
+    sd sqrt(2) x the spread of one side's gain, as the resampling draws it). Returns (rows, checks,
     per-check false-alarm rate, the per-trial spread of one side's gain at which 5 trials would do)."""
     secs = check_seconds(passes, suite)
     checks = sorted(secs) or sorted((cid, ()) for cid in per_claim)
@@ -705,7 +807,7 @@ def plan(per_claim, passes, rule, most=400, suite=None) -> tuple:
     for cid, params in checks:
         if cid not in per_claim:
             continue
-        sd = math.sqrt(2) * statistics.pstdev(centred(per_claim[cid]))
+        sd = math.sqrt(2) * trial_sd(per_claim[cid])
         n = next((n for n in range(2, most + 1)
                   if statistics.NormalDist().cdf(forks.t_quantile(1 - alpha, n - 1) - bar * math.sqrt(n) / sd) <= per_check),
                  None)
@@ -828,12 +930,15 @@ def report(sections: list, rule, draws, passes) -> str:
              "check drew, with m the configurations a CI run reaching the claim's technique times. A loss that came "
              "instead from the baseline getting faster is seen by the gain check alone: the CI tables give that "
              "rate too.", "",
+             f"The rule's numbers were last chosen at {RULE_FIXED[0][:7]} ({RULE_FIXED[1]} UTC), from the passes made "
+             "before it: those are in sample (they chose the rule, so they flatter it); the passes started after it "
+             "are out of sample, and only their figures say how the rule does on data it was not fitted to.", "",
              "## Real passes (results/ci/)", ""]
     if passes:
         groups = {}
         for rec, run, failed, failing, ci_mode in passes:
             key = (rec.get("kind"), rec.get("patch") or "none (A/A)", rec.get("expect"), FIGURES[rec["figure"]],
-                   looks_of(run), placement(run))
+                   looks_of(run), placement(run), sample_words(run))
             groups.setdefault(key, []).append((run, failed, ci_mode))
 
         def outcome(expect, k, n):
@@ -841,20 +946,22 @@ def report(sections: list, rule, draws, passes) -> str:
                 return f"{k} false alarm(s) in {n}: rate <= {upper_bound(k, n):.0%} (95%)"
             return f"caught in {k} of {n}" + ("" if k == n else " (MISSED in some)")
         rows = []
-        for (kind, patch, expect, figure, looks, placed), items in groups.items():
+        for (kind, patch, expect, figure, looks, placed, sample), items in groups.items():
             n = len(items)
             days = sorted({str(r.provenance.get("startedUtc", ""))[:10] for r, _, _ in items})
-            rows.append([kind, patch, figure, looks, placed, n, ", ".join(days), outcome(expect, sum(f for _, f, _ in items), n),
-                         outcome(expect, sum(c for _, _, c in items), n)])
-        lines += table(["kind", "patch", "fork figure", "looks", "forks placed", "passes", "days", "the rule (undecided fails)",
-                        "CI's mode (CI's gate.py options at those looks)"], rows)
+            boots = len({boot_of(r) for r, _, _ in items})
+            rows.append([kind, patch, figure, looks, placed, sample, n, boots, ", ".join(days),
+                         outcome(expect, sum(f for _, f, _ in items), n), outcome(expect, sum(c for _, _, c in items), n)])
+        lines += table(["kind", "patch", "fork figure", "looks", "forks placed", "sample", "passes", "boots", "days",
+                        "the rule (undecided fails)", "CI's mode (CI's gate.py options at those looks)"], rows)
         lines += ["", "Each pass, as the rule judged it:", ""]
-        lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "forks placed", "minutes", "the rule", "CI's mode",
-                        "failing checks under the rule", "each gain's change, head / base [the rule's bounds] (trials)"],
+        lines += table(["run", "kind", "patch", "gated", "fork figure", "looks", "forks placed", "sample", "minutes",
+                        "the rule", "CI's mode", "failing checks under the rule",
+                        "each gain's change, head / base [the rule's bounds] (trials)"],
                        [[run.name, rec.get("kind"), rec.get("patch") or "",
                          ", ".join(sorted(twocommit.selected_claims(run) or [])) or "every technique",
                          FIGURES[rec["figure"]],
-                         looks_of(run), placement(run),
+                         looks_of(run), placement(run), sample_words(run),
                          f"{run.provenance.get('durationSeconds', 0) / 60:.0f}", "FAILED" if failed else "passed",
                          "FAILED" if ci_mode else "passed", "; ".join(failing), gain_words(rec["gains"])]
                         for rec, run, failed, failing, ci_mode in passes])
@@ -869,10 +976,19 @@ def resampled_lines(sec: dict, rule, draws) -> list:
     """One fork figure's resampled rates and plan."""
     per_claim, rates, ci_rates, ci_rule = sec["per_claim"], sec["rates"], sec["ci_rates"], sec["ci_rule"]
     lines = ["", f"## Resampled passes: {sec['title']}", "", sec["about"], "",
-             f"{draws} synthetic CI runs; what they are drawn from:", ""]
-    rows = [[cid, len(runs), sum(len(l) for _, l in runs),
-             f"{math.exp(statistics.pstdev(centred(runs))) - 1:.1%}"] for cid, runs in per_claim.items()]
-    lines += table(["claim", "runs or sides", "trials", "spread of one trial's gain (sd of log)"], rows)
+             f"{draws} synthetic CI runs, drawn in two stages: each synthetic check first draws one whole "
+             f"{sec['unit']} ({'a real pass, or a committed run' if sec['unit'] == 'pass' else 'every pass and run of one boot of the machine'}"
+             ", each equally likely), then every trial it needs, for either side, from that "
+             f"{sec['unit']}'s trials with replacement, each run's or side's trials centred on its own means and "
+             "scaled by sqrt(n / (n - 1)) (n its trials) so that they spread as its sample variance says. A quiet "
+             f"{sec['unit']} and a noisy one thus make quiet and noisy checks, as they made quiet and noisy passes; "
+             "checks draw their units independently. These passes include those that chose the rule (in sample)"
+             + ("; the out-of-sample rows below draw only from the passes made after it" if sec["figure"] == sec["ci_figure"]
+                else "") + ". What they are drawn from:", ""]
+    rows = [[cid, len({pass_of(label) for label, _ in runs}), len(runs), len(sec["boots"][cid]),
+             sum(len(l) for _, l in runs), f"{math.exp(trial_sd(runs)) - 1:.1%}"] for cid, runs in per_claim.items()]
+    lines += table(["claim", "passes or runs", "runs or sides", "boots", "trials",
+                    "spread of one trial's gain (sd of log, n - 1 a run)"], rows)
     lines += [""]
     head = ["claim", "false alarm (mean trials)"] + [f"caught: {x:.0%} loss" for x in LOSSES]
     rows = [[cid, f"{rates[(cid, 0.0)][0]:.2%} ({rates[(cid, 0.0)][1]:.1f})"]
@@ -898,10 +1014,39 @@ def resampled_lines(sec: dict, rule, draws) -> list:
     rows.append(["**one CI run (any gain or time check)**", "", f"**{ci_rates[('run', 0.0)]:.2%}**", "", "", "", "", ""])
     lines += table(["claim", "fails on", "false alarm"] + [f"caught: {x:.0%} loss" for x in LOSSES]
                    + [f"gain check alone: {x:.0%} loss" for x in LOSSES[1:]], rows)
+    lines += out_of_sample_lines(sec)
     lines += placement_lines(sec)
     lines += cap_lines(sec)
     lines += tradeoff_lines(sec)
     lines += plan_lines(sec["planned"], rule)
+    return lines
+
+
+def sample_words(run) -> str:
+    """Whether a pass chose the rule (in sample) or came after it (out of sample)."""
+    return "out (after the rule)" if out_of_sample(run) else "in (chose the rule)"
+
+
+def out_of_sample_lines(sec: dict) -> list:
+    """CI's mode resampled from the passes made after the rule was fixed alone (out_of_sample_rates)."""
+    o = sec.get("out_of_sample")
+    if sec.get("figure") != sec.get("ci_figure") or "out_of_sample" not in sec:
+        return []
+    if not o:
+        return ["", f"Out of sample: no run made after {RULE_FIXED[0][:7]} measured a claimed pair in 3 or more trials yet."]
+    r, per_claim, strict = o["ci_rates"], o["per_claim"], sec["strict"]
+    lines = ["", f"Out of sample: CI's mode, resampled the same way from the {len(o['runs'])} run(s) started after the "
+             f"rule was fixed at {RULE_FIXED[0][:7]} alone ({', '.join(o['runs'])}). Few passes make these rates "
+             "uncertain themselves, but they are the ones that were not used to choose the rule:", ""]
+    rows = [[cid, len({pass_of(label) for label, _ in runs}), len(o["boots"][cid]), sum(len(l) for _, l in runs),
+             f"{math.exp(trial_sd(runs)) - 1:.1%}", "the rule" if cid in strict else "shown loss", f"{r[(cid, 0.0)]:.2%}"]
+            + [f"{r[(cid, x)]:.1%}" for x in LOSSES] for cid, runs in per_claim.items()]
+    rows.append(["**one CI run (any gain or time check)**", "", "", "", "", "", f"**{r[('run', 0.0)]:.2%}**", "", "", ""])
+    lines += table(["claim", "passes", "boots", "trials", "spread of one trial's gain", "fails on", "false alarm"]
+                   + [f"caught: {x:.0%} loss" for x in LOSSES], rows)
+    missing = sorted(set(sec["per_claim"]) - set(per_claim))
+    if missing:
+        lines += ["", "No pass since measured " + ", ".join(f"`{c}`" for c in missing) + ": its rates rest on in-sample passes only."]
     return lines
 
 
@@ -1163,6 +1308,9 @@ def readme_block(sections: list, draws, passes) -> str:
             lines.append(f"- **Real passes at CI's rule today** ({FIGURES[today[0]]}, looks at {today[1]} trials"
                          + (f", `{ci_one}` forks on one CPU" if ci_one else "") + "): "
                          + "; ".join(summary(mine, "CI")) + ".")
+            after = [p for p in mine if out_of_sample(p[1])]
+            lines.append(f"- **Of those, out of sample** (made after the rule was fixed at {RULE_FIXED[0][:7]}; the "
+                         "others chose it): " + ("; ".join(summary(after, "CI")) if after else "none yet") + ".")
     else:
         lines.append("- **Real passes**: none yet (`python3 lab/gate_pass.py [--patch NAME]`).")
     for sec in [ci_sec] if ci_sec else []:
@@ -1170,10 +1318,21 @@ def readme_block(sections: list, draws, passes) -> str:
         c20 = [rates[(cid, 0.20)][0] for cid in per_claim]
         c10 = [rates[(cid, 0.10)][0] for cid in per_claim]
         trials = sum(len(l) for runs in per_claim.values() for _, l in runs)
-        lines.append(f"- **Resampled, {name}** ({draws} synthetic CI runs drawn from {trials} real trials of "
-                     f"{', '.join(f'`{c}`' for c in per_claim)}): the rule's false alarms {rates[('run', 0.0)][0]:.1%} per CI run "
+        n_passes = len({pass_of(label) for runs in per_claim.values() for label, _ in runs})
+        n_boots = len(set().union(*sec["boots"].values()))
+        lines.append(f"- **Resampled, {name}** ({draws} synthetic CI runs, each check drawing one whole {sec['unit']} and "
+                     f"then its trials from it: {trials} real trials in {n_passes} passes or runs on {n_boots} boots, of "
+                     f"{', '.join(f'`{c}`' for c in per_claim)}; in sample): the rule's false alarms "
+                     f"{rates[('run', 0.0)][0]:.1%} per CI run "
                      f"(target: 1%); a 20% loss of a claimed gain caught in {span([100 * x for x in c20])}% of passes "
                      f"(target: 95%), a 10% loss in {span([100 * x for x in c10])}%.")
+        o = sec.get("out_of_sample")
+        if o:
+            r = o["ci_rates"]
+            lines.append(f"  Out of sample (CI's mode drawn only from the {len(o['runs'])} run(s) made after "
+                         f"{RULE_FIXED[0][:7]}, on {len(set().union(*o['boots'].values()))} boot(s), of "
+                         f"{', '.join(f'`{c}`' for c in o['per_claim'])}): false alarms {r[('run', 0.0)]:.1%} a CI run of "
+                         f"those checks, a 20% loss caught in {span([100 * r[(c, 0.20)] for c in o['per_claim']])}%.")
         strict = sec["strict"]
         ended = cut_open(ci_rates)
         each = "; ".join(f"`{cid}` ({'the rule' if cid in strict else 'a shown loss'}): {ci_rates[(cid, 0.0)]:.1%}, "
@@ -1258,6 +1417,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="write Markdown here (atomically) instead of stdout")
     ap.add_argument("--readme", help="also rewrite this README's gate-power block with the summary")
+    ap.add_argument("--unit", choices=UNITS, default="pass",
+                    help="what a synthetic check draws first, then its trials from it: a whole pass (default) or a whole boot")
     a = ap.parse_args(argv)
     if not 0 < a.margin < 100:
         raise InputError(f"--margin: expected a percentage between 0 and 100, got {a.margin:g}")
@@ -1274,6 +1435,7 @@ def main(argv=None) -> int:
         runs = [r for r in (load_run(p) for p in result_files() + run_files(CI_DIR) + run_files(FAST_DIR))
                 if r.trials_engine >= evidence.TRIALS_ENGINE]
     passes = [] if a.runs else real_passes(suite)
+    unit_of = unit_by(runs, a.unit)
     # Each fork figure from the runs made for it: fork means from forks of the classes' iterations,
     # the fast state from forks of 50 or more (twocommit.fast_state refuses the others).
     fast, classes = [], []
@@ -1303,10 +1465,11 @@ def main(argv=None) -> int:
         if not figures:
             continue
         per_claim = {cid: [(label, [v - b for v, b in pairs]) for label, pairs in r] for cid, r in figures.items()}
-        pools = {cid: centred_pairs(r) for cid, r in figures.items()}
+        pools = {cid: units_of(r, unit_of) for cid, r in figures.items()}
         seconds = claim_seconds([p for p in passes if p[0]["figure"] == figure], suite)
         sections.append({
             "title": title, "about": about, "figure": figure, "per_claim": per_claim, "ci_rule": ci_rule,
+            "unit": a.unit, "boots": boots_by_claim(per_claim, runs),
             "rates": estimate(pools, alloc_pools(chosen, suite), rule, a.draws, a.seed, checks, timing),
             "ci_rates": (ci_rates := estimate_ci(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap)),
             "cap": cap, "strict": strict, "one_cpu": gate_arg(suite, "oneCpu"),
@@ -1314,7 +1477,10 @@ def main(argv=None) -> int:
             "ci_figure": ci_figure,
             "tradeoff": margin_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds,
                                         ci_rates=ci_rates) if figure == ci_figure else None,
-            "best_of": best_of_tradeoff(figures, ci_rule, a.draws, a.seed, strict, checks, timing, seconds)
+            "best_of": best_of_tradeoff(figures, ci_rule, a.draws, a.seed, strict, checks, timing, seconds,
+                                        unit_of=unit_of) if figure == ci_figure else None,
+            "out_of_sample": out_of_sample_rates([r for r in chosen if out_of_sample(r)], suite, ci_rule, a.draws, a.seed,
+                                                 strict, checks, timing, seconds, cap, unit_of, runs)
             if figure == ci_figure else None,
             "hold": hold_tradeoff(pools, ci_rule, a.draws, a.seed, strict, checks, timing, seconds, cap)
             if figure == ci_figure else None,

@@ -196,8 +196,12 @@ def test_rates_on_the_committed_runs_grow_with_the_loss_and_the_report_says_what
             if fails_on == "shown loss":  # CI's retreat fails less often than the rule, and catches less
                 assert ci_fa <= rule_fa
         assert "CI's mode: looks at 5, 10 and 20 trials" in body
+        assert "drawn in two stages: each synthetic check first draws one whole pass" in body
         # suite.json's gate.py options leave no --undecided warn: CI judges every claim by the rule
         assert all(fails_on == "the rule" for fails_on, *_ in ci), body
+    assert "Out of sample: CI's mode, resampled the same way from the" in sections["fast state"]
+    assert "Out of sample" not in sections["fork means"]
+    assert "| out (after the rule) |" in text and "| in (chose the rule) |" in text
 
 
 def test_a_pass_made_at_earlier_looks_keeps_the_options_ci_judged_it_with_then():
@@ -243,8 +247,9 @@ def test_each_pass_says_what_its_gain_checks_measured_and_the_readme_how_large_e
 
 
 def test_the_plan_needs_more_trials_for_noisier_trials_and_five_at_the_spread_it_names():
-    def pool(sd):  # a run's per-trial log gains with exactly this population sd
-        return [("run", [sd, -sd] * 10)]
+    def pool(sd):  # a run's per-trial log gains with exactly this sample sd (n - 1 degrees of freedom)
+        x = sd * math.sqrt(19 / 20)
+        return [("run", [x, -x] * 10)]
     rows, k, per_check, five = gate_power.plan({"quiet": pool(0.03), "noisy": pool(0.17)}, [], RULE)
     assert k == 2 and per_check == pytest.approx(1 - 0.99 ** 0.5)
     n = {cid: trials for cid, _, _, trials, _ in rows}
@@ -552,3 +557,69 @@ def test_a_held_group_that_the_pass_stopped_before_its_rows_settle_is_undetermin
     words = gate_power.replay_words([("a", "FAILED", {}), ("b", "undetermined", {}), ("c", "passed", {})], True)
     assert words == "caught 1 of 3 (1 undetermined: the hold would have run past the trials the pass made)"
     assert gate_power.replay_words([("a", "passed", {})], False) == "failed 0 of 1"
+
+
+def test_a_check_draws_one_whole_pass_then_all_its_trials_from_it():
+    quiet = ((0.001, 0.0), (-0.001, 0.0))
+    noisy = ((0.5, 0.0), (-0.5, 0.0))
+    units = gate_power.Units((quiet, noisy), ("quiet", "noisy"))
+    rule = twocommit.Rule(twocommit.LOOKS, 20, 0.05, twocommit.SPEND)
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(200):
+        d = gate_power.sequential(units, 0.0, rule, rng)[3]
+        small = all(abs(x) <= 0.002 + 1e-12 for x in d)
+        assert small or all(abs(x) in (0.0, 1.0) for x in d), d
+        seen.add(small)
+    assert seen == {True, False}, "either pass is drawn, never a mix"
+
+
+def test_trials_are_centred_on_their_runs_mean_and_keep_its_sample_variance():
+    import statistics
+    pairs = [(1.0, 0.5), (3.0, 0.5), (2.0, 2.0)]
+    out = gate_power.centred_pairs([("run", pairs)])
+    assert sum(v for v, _ in out) == pytest.approx(0) and sum(b for _, b in out) == pytest.approx(0)
+    # drawn with replacement, the centred trials spread as the run's sample variance says (n - 1), not less
+    assert statistics.pvariance([v for v, _ in out]) == pytest.approx(statistics.variance([v for v, _ in pairs]))
+    assert statistics.pvariance([b for _, b in out]) == pytest.approx(statistics.variance([b for _, b in pairs]))
+    assert gate_power.trial_sd([("a", [1.0, 3.0]), ("b", [10.0, 14.0])]) == pytest.approx(math.sqrt((2 + 8) / 2))
+
+
+def test_a_noisy_pass_among_quiet_ones_makes_noisy_checks_not_every_check_a_little_noisy():
+    """Drawn whole, a pass that was noisy makes a tenth of the synthetic checks as noisy as it was, as a CI
+    run on such a boot would be: the false-alarm rate is the mix of the passes' own rates. Pooled, its
+    trials spread over every check, and the rate is another one (here more than three times as high)."""
+    rng = random.Random(7)
+    quiet = [[(rng.gauss(0, 0.01), rng.gauss(0, 0.01)) for _ in range(10)] for _ in range(9)]
+    noisy = [(rng.gauss(0, 0.35), rng.gauss(0, 0.35)) for _ in range(10)]
+    runs = [(f"q{i}.json side", p) for i, p in enumerate(quiet)] + [("n.json side", noisy)]
+    one = twocommit.Rule(looks=(5,), margin_pct=20, alpha=0.05)
+
+    def rate(pool):
+        return gate_power.estimate_ci({"c": pool}, one, 500, 3, strict={"c"})[("c", 0.0)]
+    units = gate_power.units_of(runs)
+    assert units.names == ("n.json", *(f"q{i}.json" for i in range(9)))
+    quiet_rate, noisy_rate = rate(gate_power.units_of(runs[:9])), rate(gate_power.units_of(runs[9:]))
+    two_stage, pooled = rate(units), rate(gate_power.centred_pairs(runs))
+    assert quiet_rate < 0.01 < 0.5 < noisy_rate, (quiet_rate, noisy_rate)
+    assert two_stage == pytest.approx(0.9 * quiet_rate + 0.1 * noisy_rate, abs=0.04), (two_stage, noisy_rate)
+    assert pooled > 3 * two_stage, (pooled, two_stage)
+
+
+def test_passes_made_after_the_rule_was_fixed_are_out_of_sample_and_boots_group_passes():
+    from types import SimpleNamespace
+    commit, when = gate_power.RULE_FIXED
+
+    def run(name, started, boot="b1"):
+        return SimpleNamespace(name=name, provenance={"startedUtc": started, "host": {"id": "h", "bootId": boot}})
+    before, after = run("a.json", "2026-11-27T13:33:10.5Z"), run("b.json", when + ".1Z", "b2")
+    assert not gate_power.out_of_sample(before) and gate_power.out_of_sample(after)
+    assert not gate_power.out_of_sample(SimpleNamespace(name="c.json", provenance={})), "no start time: not known to be after"
+    assert gate_power.sample_words(after) == "out (after the rule)"
+    by_boot = gate_power.unit_by([before, after, run("c.json", when, "b1")], "boot")
+    assert by_boot("a.json head {}") == by_boot("c.json base") == "h/b1" != by_boot("b.json head")
+    assert gate_power.unit_by([], "pass")("a.json head") == "a.json"
+    assert gate_power.boot_of(SimpleNamespace(name="old.json", provenance={"host": {"cpuModel": "x"}})) == "unknown boot (old.json)"
+    git = subprocess.run(["git", "show", "-s", "--format=%cI", commit], cwd=SCRIPTS.parent, capture_output=True, text=True)
+    if git.returncode == 0:  # the commit the rule was fixed at, and its time, agree with the history
+        assert git.stdout.strip().startswith(when)
