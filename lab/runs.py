@@ -6,10 +6,11 @@ of the lab uses, as hpb.model.load reads it: per configuration (benchmark, mode,
 run's side among them) its metrics' scores and intervals and, per fork, every metric's figure (the
 mean of its measured iterations, or their sum for a metric JMH sums), the best iteration and the
 iteration count of the primary score, and the spread of its iterations (sd of their logs); the
-provenance without what the results repeat or the plugin computed on the way (each fork's JVM, the
-groups' members and running precision, Maven's own JDK); the schedule, one row per fork; the pass
-record (`NAME.pass.json`) when the run is a gate pass. What it leaves out is each iteration's value:
-`raw.commit` names the commit whose tree holds the raw files (`git show COMMIT:PATH`).
+provenance without what the plugin computed on the way (its groups' members, cited figures and
+running precision); the schedule, one row per fork; the pass
+record (`NAME.pass.json`) when the run is a gate pass. What it leaves out is each iteration's value
+and the plugin's running figures: `raw.commit` names the commit whose tree holds the raw files
+(`git show COMMIT:PATH`).
 """
 from __future__ import annotations
 
@@ -29,10 +30,10 @@ PASS_SUFFIX = ".pass.json"
 # Beside hpb.model's BEST and ITERATIONS: each fork's spread of its iterations, the sd of their logs
 # (None for a fork of fewer than two), which fork_spread.py reads.
 WITHIN = "@withinLogSd"
-# The provenance's parts a summary leaves out (they repeat the results, or are the plugin's own
-# running figures); the schedule is kept as rows of its own.
-DROPPED = {"": ("forks", "mavenJdk"), "jmh": ("benchmarks",), "trials": ("schedule",),
-           "group": ("members", "cited", "precision")}
+# The provenance's parts a summary leaves out: each group's members and the cited figures in it
+# (the schedule and the results say them again) and the plugin's running precision figures; the
+# schedule is kept as rows of its own.
+DROPPED = {"": (), "jmh": (), "trials": ("schedule",), "group": ("members", "cited", "precision")}
 
 
 def is_summary(path) -> bool:

@@ -1,6 +1,7 @@
 import json
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +30,26 @@ VALIDATOR = "io.hotpathbench.validation.ValidatorBenchmark"
 @pytest.fixture
 def fixtures():
     return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def committed_pass(tmp_path_factory):
+    """A gate pass of results/ci/ as its raw JMH files (result and provenance), read back from the
+    commit its summary names: the tree keeps one summary a pass (lab/README.md), the history the raw
+    files. Skips the test where this clone lacks that history (a shallow clone)."""
+    out = tmp_path_factory.mktemp("committed")
+
+    def raw(name: str) -> Path:
+        summary = REPO / "results" / "ci" / f"{name}.summary.json"
+        commit = json.loads(summary.read_text())["raw"]["commit"]
+        for suffix in (".json", ".provenance.json"):
+            if not (out / f"{name}{suffix}").exists():
+                shown = subprocess.run(["git", "show", f"{commit}:results/ci/{name}{suffix}"], cwd=REPO, capture_output=True)
+                if shown.returncode != 0:
+                    pytest.skip(f"results/ci/{name}{suffix} is not in this clone's history at {commit[:7]}")
+                (out / f"{name}{suffix}").write_bytes(shown.stdout)
+        return out / f"{name}.json"
+    return raw
 
 
 @pytest.fixture

@@ -459,7 +459,7 @@ def test_a_two_commit_run_takes_no_baseline_or_claim_options():
 # ---------------------------------------------------------------- the fast-state figure
 
 FAST_PILOT = REPO / "results" / "pilot" / "fast-state" / "20261125T153526Z-ef43f14.json"  # A/A, split '::', 6 trials of 100 x 100 ms
-CI_PASS = REPO / "results" / "ci" / "20261125T150418Z-dc28698.json"  # A/A gate pass, the classes' 5-6 iterations a fork
+CI_PASS = "20261125T150418Z-dc28698"  # A/A gate pass, the classes' 5-6 iterations a fork (committed_pass)
 
 
 def test_a_forks_best_iteration_is_the_highest_throughput_or_the_lowest_time():
@@ -489,11 +489,12 @@ def test_the_fast_state_figure_judges_each_fork_by_its_best_iteration():
     assert width(by_best.figure) < width(by_mean.figure) / 2
 
 
-def test_the_fast_state_figure_refuses_forks_of_few_iterations(capsys):
+def test_the_fast_state_figure_refuses_forks_of_few_iterations(capsys, committed_pass):
     from hpb import twocommit
+    ci_pass = committed_pass(CI_PASS)
     with pytest.raises(gate.cli.InputError, match="forks of 5 measured iterations.*at least 50"):
-        twocommit.fast_state(load(CI_PASS))
-    r = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(CI_PASS), "--fork-figure", "best"],
+        twocommit.fast_state(load(ci_pass))
+    r = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(ci_pass), "--fork-figure", "best"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     r = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(I3), "--fork-figure", "best"],
@@ -519,18 +520,19 @@ def test_a_gate_pass_narrowed_to_some_claims_judges_just_those(capsys, tmp_path)
     assert {("redis-pooled" in r, "validator" in r) for r in rows(out, "gain")} == {(True, False), (False, True)}
 
 
-CAPPED_AT_FIVE = REPO / "results" / "ci" / "20261126T071831Z-0522431.json"  # CI's gate; the cap ended it after look 1
-MGET_TO_TWENTY = REPO / "results" / "ci" / "20261126T034534Z-06b4f70.json"  # looks 5, 10, 15, 20; MGET decided at 20
+CAPPED_AT_FIVE = "20261126T071831Z-0522431"  # CI's gate; the cap ended it after look 1
+MGET_TO_TWENTY = "20261126T034534Z-06b4f70"  # looks 5, 10, 15, 20; MGET decided at 20
 
 
-def test_a_check_the_cap_ended_says_so_at_a_look_or_at_a_look_it_brought_forward(capsys, tmp_path):
-    code, out, _ = run_gate(capsys, CAPPED_AT_FIVE, "--fork-figure", "best")
+def test_a_check_the_cap_ended_says_so_at_a_look_or_at_a_look_it_brought_forward(capsys, tmp_path, committed_pass):
+    code, out, _ = run_gate(capsys, committed_pass(CAPPED_AT_FIVE), "--fork-figure", "best")
     ended = [r for r in rows(out, "gain") if "INCONCLUSIVE" in r]
     assert code == 1 and ended and all("5 trials, look 1 of 3" in r and "ended it before its next look" in r for r in ended)
     # the same trials, as if the gate's looks had been 5, 10, 15 and 25 and the cap had brought the
     # last forward to MGET's 20 trials: judged there at the stricter of the two looks' levels
-    prov = MGET_TO_TWENTY.with_name(MGET_TO_TWENTY.name[:-5] + ".provenance.json")
-    moved = copy_run(MGET_TO_TWENTY, tmp_path / "moved.json")
+    mget_to_twenty = committed_pass(MGET_TO_TWENTY)
+    prov = mget_to_twenty.with_name(mget_to_twenty.name[:-5] + ".provenance.json")
+    moved = copy_run(mget_to_twenty, tmp_path / "moved.json")
     p = json.loads(prov.read_text())
     p["gate"]["looks"] = [5, 10, 15, 25]
     p["gate"]["alphaPerLook"] = [0.0125, 0.0125, 0.0125, 0.0125]
@@ -539,20 +541,20 @@ def test_a_check_the_cap_ended_says_so_at_a_look_or_at_a_look_it_brought_forward
     code, out, _ = run_gate(capsys, moved, "--fork-figure", "best")
     mget = [r for r in rows(out, "gain") if "redis-mget" in r][0]
     assert "one-sided 0.9875 bounds" in mget and "(20 trials)" in mget and "brought its next look forward" in mget, mget
-    code, out, _ = run_gate(capsys, MGET_TO_TWENTY, "--fork-figure", "best")
+    code, out, _ = run_gate(capsys, mget_to_twenty, "--fork-figure", "best")
     assert "brought" not in out and "cap" not in " ".join(rows(out, "gain"))
 
 
-TEN_PCT_MISSED_AT_0005 = REPO / "results" / "ci" / "20261127T082844Z-3963fd5-dirty.json"  # indexof-slower-10pct, 5 trials
+TEN_PCT_MISSED_AT_0005 = "20261127T082844Z-3963fd5-dirty"  # indexof-slower-10pct, 5 trials
 
 
-def test_a_time_row_is_judged_at_its_looks_share_of_time_alpha():
+def test_a_time_row_is_judged_at_its_looks_share_of_time_alpha(committed_pass):
     """The 10pct pass of 2026-11-27 08:28: the patch cost indexOf 15% (0.846x at '||' over 5 trials);
     at TIME_ALPHA = 0.005 (the rule until then) the bound reached 0.901x and it passed; spending 0.05
     over the looks (a quarter at 5 trials, over m = 4 configurations: level 0.996875) shows it."""
     from hpb import twocommit
     from hpb.config import load_suite
-    run = twocommit.fast_state(load(TEN_PCT_MISSED_AT_0005))
+    run = twocommit.fast_state(load(committed_pass(TEN_PCT_MISSED_AT_0005)))
     rows = [v for v in twocommit.judge(run, load_suite()) if v.check == "time" and v.params.get("variant") == "INDEX_OF"]
     bars = [v for v in rows if v.params["delimiter"] == "||"][0]
     assert bars.outcome == "regression" and "one-sided 0.9969 bounds, 5 trials" in bars.reason, bars.reason
