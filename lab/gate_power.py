@@ -74,7 +74,7 @@ from dataclasses import dataclass
 import labpath  # noqa: F401  puts scripts/ on the path
 from fdist import sd_ratio
 from gate_pass import PATCHES
-from hpb import cli, config, evidence, forks, scope, select, twocommit, verdicts
+from hpb import breadth, cli, config, evidence, forks, scope, select, twocommit, verdicts
 from hpb.markdown import fmt_num, fmt_ratio, table
 from hpb.model import ALLOC, InputError, RESULTS_DIR, result_files
 from runs import load_run, pass_record, run_files
@@ -916,12 +916,13 @@ def plan_lines(planned, rule) -> list:
 
 
 def report(sections: list, rule, draws, passes) -> str:
+    _alloc = breadth.default_settings()
     lines = ["# The two-commit gate's error rates", "",
              f"Rule (hpb/twocommit.py, docs/gate.md): non-inferiority at a margin of {rule.margin_pct:g}% of each claimed "
              f"pair's gain, looks at {', '.join(map(str, rule.looks))} trials, at one-sided levels {rule.levels_words()} "
              f"(alpha {rule.alpha:g} spent over the looks, Bonferroni); undecided at the last look fails. Allocation: fork medians "
-             f"+{twocommit.ALLOC_MIN_BYTES:g} B and +{twocommit.ALLOC_MIN_PCT:g}%, exact rank-sum p <= "
-             f"{twocommit.ALLOC_ALPHA:g} over {rule.looks[0]} forks a side. Time rows fail only when shown slower than "
+             f"+{_alloc.alloc_min_bytes:g} B, exact rank-sum p <= "
+             f"{_alloc.alloc_alpha:g} / m over the m allocation rows (hpb/breadth.py). Time rows fail only when shown slower than "
              f"the threshold at level 1 - a/m over the m configurations of the run, a the share of "
              f"{twocommit.TIME_ALPHA:g} the look spends in the gain's shares.", "",
              "The synthetic passes judge the time rows too: each synthetic trial of a side is one real trial's pair of "
