@@ -22,7 +22,7 @@ from pathlib import Path
 
 import labpath
 from hpb.forks import fork_iterations
-from hpb.model import BEST, Environment, InputError, Metric, Result, Run, host_cpu, host_id, load, result_files
+from hpb.model import BEST, Environment, InputError, Metric, Result, Run, host_cpu, load, machine_key, result_files
 
 FORMAT = "hotpath-bench run summary 1"
 SUFFIX = ".summary.json"
@@ -105,7 +105,7 @@ def load_summary(path) -> Run:
             if d.get("schedule") is not None:
                 prov.setdefault("trials", {})["schedule"] = [
                     _schedule_entry(d["results"][i], row) for i, *row in d["schedule"]]
-        cpu, host = host_cpu(prov), host_id(prov)
+        cpu, host = host_cpu(prov), machine_key(prov)
         envs = [Environment(jdk, vm, vmv, tuple(args), cpu, host) for jdk, vm, vmv, args in d["envs"]]
         trials = _trials(d)
         results = []
