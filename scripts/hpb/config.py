@@ -4,10 +4,12 @@
 A technique's file is the one place that says everything the scripts need about it: its title, the
 benchmark class, the variant param and baseline, the metrics its benchmark writes beside JMH's, the
 figures the README cites, the write-up's published claims, the claims CI enforces (each naming the
-CI pass that produces its data), the targets the report judges, the warm-up a configuration needs
-beyond its class's (`warmup`, which the plugin gives its forks) and the shared packages its code uses
-(`uses`). Adding a technique means adding such a file; report, gate, export, reproduce and .ci/run
-(through ci_plan.py) find it there.
+CI pass that produces its data), the targets the report judges, the warm-up a configuration
+needs beyond its class's (`warmup`, which the plugin gives its forks) the shared packages its code uses (`uses`) and the fewest trials a default
+run gives each of its groups (`min_trials`: {"trials": N, "methods": {method: N}, "why": ...}, set
+from a pilot; a class's @Fork keeps JMH's meaning, the forks of -Djmh.f). Adding a technique means
+adding such a file; report, gate, export, reproduce, the plugin's schedule (through plan.py) and
+.ci/run (through ci_plan.py) find it there.
 
 Every file is checked by rule: unknown keys, wrong types, missing ids, duplicate ids, claims on
 metrics nobody declared and CI passes that do not exist are bad input (InputError, one line).
@@ -33,7 +35,7 @@ JMH_METRICS = {
     "gc.time": {"unit": "ms", "better": "lower"},
 }
 
-# The times a technique file's warm-up may give, in the form JMH's TimeValue reads (the plugin's Techniques.TIME).
+# The times a technique file's warm-up may give, in the form JMH's TimeValue reads (the plugin passes them to JMH).
 WARMUP_TIME = re.compile(r"[1-9][0-9]* ?(ns|us|ms|s|m|min|h|hr)")
 
 RATIO_KEYS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
@@ -131,6 +133,14 @@ class Technique:
     def method_pair(self, method: str) -> dict | None:
         """The method pair `method` belongs to (as its baseline or one of its methods), if any."""
         return next((mp for mp in self.method_pairs if method == mp["baseline"] or method in mp["methods"]), None)
+
+    def min_trials(self, method: str) -> int | None:
+        """The fewest trials a default run gives a group of `method` (min_trials, its method's own
+        where it names one); None when the file names none."""
+        spec = self.raw.get("min_trials")
+        if not spec:
+            return None
+        return (spec.get("methods") or {}).get(method, spec["trials"])
 
     def metric_info(self, name: str) -> dict | None:
         if name in ("primary", None, ""):
@@ -357,7 +367,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup", "uses"))
+                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup", "uses", "min_trials"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -425,7 +435,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
             ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
         tolerances.append(t)
     for i, w in enumerate(d.get("warmup") or []):
-        # A configuration's own warm-up, which the plugin gives its forks over the class's (Techniques.Warmup).
+        # A configuration's own warm-up, which plan.py names and the plugin gives its forks over the class's.
         ck.obj(w, f"warmup[{i}]", required=("method", "params", "iterations", "time", "why"))
         ck.string(w["method"], f"warmup[{i}].method")
         ck.params(w["params"], f"warmup[{i}].params")
@@ -434,6 +444,16 @@ def load_technique(path: Path, passes: dict) -> Technique:
         if not isinstance(w["time"], str) or not WARMUP_TIME.fullmatch(w["time"]):
             ck.fail(f"warmup[{i}].time", f"expected JMH's form of a time, such as 2s or 500ms, got {w['time']!r}")
         ck.string(w["why"], f"warmup[{i}].why")
+    if "min_trials" in d:
+        # The fewest trials a default run gives each group of this technique (scripts/plan.py; docs/protocol.md).
+        mt = ck.obj(d["min_trials"], "min_trials", required=("trials", "why"), optional=("methods",))
+        methods = mt.get("methods", {})
+        if not isinstance(methods, dict):
+            ck.fail("min_trials.methods", "expected an object of method names to trials")
+        for where, n in [("min_trials.trials", mt["trials"])] + [(f"min_trials.methods.{k}", v) for k, v in methods.items()]:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                ck.fail(where, f"expected a positive whole number of trials, got {n!r}")
+        ck.string(mt["why"], "min_trials.why")
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
     # The shared packages under src/main/java that the technique's code uses (the PostgreSQL launcher:
     # "io.hotpathbench.postgres"): a change there reaches exactly the techniques that list it.
@@ -450,7 +470,10 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     path = Path(suite_file) if suite_file else SUITE_FILE
     ck = _Check(path)
     d = _read(path)
-    ck.obj(d, "suite", required=("regression", "ci"), optional=("breadth",))
+    ck.obj(d, "suite", required=("regression", "ci", "rule", "schedule"), optional=("breadth",))
+    from .rule import check_rule, check_schedule
+    check_rule(d["rule"], str(path))
+    check_schedule(d["schedule"], str(path))
     reg = ck.obj(d["regression"], "regression",
                  optional=("two_commit_threshold_pct", "two_commit_threshold_why", "ratio_tolerance_pct",
                            "ratio_tolerance_calibrated_from", "ratio_tolerance_why"))

@@ -26,7 +26,7 @@ The gate's rule (docs/gate.md), for a run of n trials judged at look k of K fixe
   misses; the gains carry the misses' bound.
 - allocation (each configuration, over forks): the forks' median B/op grew by at least 16 bytes
   and 5%, and a one-sided exact Wilcoxon-Mann-Whitney rank-sum test over each side's forks gives
-  p <= ALLOC_ALPHA, which 5 forks a side can reach; one fork whose escape analysis kept an object
+  p <= the breadth rule's alloc_alpha / m (hpb/breadth.py); one fork whose escape analysis kept an object
   moves neither the median nor the ranks enough.
 - claims with fixed bars: judged on the head side's forks, as in any run of the trial protocol.
 """
@@ -46,16 +46,9 @@ from .stats import Figure
 
 SIDES = ("base", "head")
 
-# The gate's defaults; a -Djmh.gate run states its own in its provenance ("gate"). SPEND: the share of
-# alpha each look spends (a quarter at 5 and 10 trials, half at 20), as the plugin's RunDefaults.
-LOOKS = (5, 10, 20)
-SPEND = (0.0125, 0.0125, 0.025)
-MARGIN_PCT = 20.0
-ALPHA = 0.05
-TIME_ALPHA = 0.05
-# The fast-state figure (fast_state) needs forks of many short iterations, so that every fork meets a
-# fast spell of its core: 100 x 100 ms in the pilot (results/pilot/fast-state/), where every fork did.
-FAST_STATE_MIN_ITERATIONS = 50
+# The gate's defaults, from scripts/suite.json's rule section (each with its reason there); a -Djmh.gate
+# run states its own in its provenance ("gate"). SPEND: the share of alpha each look spends.
+from .rule import ALPHA, FAST_STATE_MIN_ITERATIONS, LOOKS, MARGIN_PCT, SPEND, TIME_ALPHA  # noqa: E402
 
 
 @dataclass(frozen=True)
