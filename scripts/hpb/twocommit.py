@@ -367,26 +367,31 @@ def gain_rows(by: dict, suite: Suite) -> list:
 # ---------------------------------------------------------------- the plugin's question at each look
 
 def look(run: Run, suite: Suite) -> dict:
-    """What the plugin asks at each look of a -Djmh.gate run: {"open": [configuration keys still needed by
-    an undecided check], "checks": [{"id", "decided", "outcome"}]}. A configuration key is
-    {"benchmark", "mode", "params"} (params without the side, as the provenance's group members name
-    them). The run is judged as gate.py judges it (judge, on the fast-state figure when the run was
-    made with -Djmh.gateFigure=best): gated claims' gains and every breadth row that can still move
-    (hpb.breadth) hold their configurations open; nothing is open at the run's last look or once the
-    cap has ended a group, where an undecided check is INCONCLUSIVE."""
+    """What the plugin asks at each look of a -Djmh.gate run (through scripts/plan.py, with the forks
+    merged so far): {"open": [configurations still needed by an undecided check], "checks": [{"id",
+    "params", "decided", "outcome", "n"}]}. A configuration is {"benchmark", "mode", "params" (without
+    the side), "side"}; a check's configurations are open on both sides. The run is judged as gate.py
+    judges it (judge, on the fast-state figure when the run was made with -Djmh.gateFigure=best):
+    gated claims' gains and every breadth row that can still move (hpb.breadth) hold their
+    configurations open; nothing is open at the run's last look or once the cap has ended a group,
+    where an undecided check is INCONCLUSIVE."""
     props = ((run.provenance or {}).get("jmh") or {}).get("mavenProperties") or {}
-    if props.get("jmh.gateFigure") == "best":
+    figure = ((run.provenance or {}).get("gate") or {}).get("forkFigure")
+    if props.get("jmh.gateFigure") == "best" or figure == "best":
         run = fast_state(run)
     rule = rule_of(run)
     checks, wanted = [], {}
     for v in judge(run, suite):
+        if v.outcome == "not_run":
+            continue
         decided = bool(v.extra.get("decided", True))
-        params = ",".join(f"{k}={v.params[k]}" for k in sorted(v.params))
-        checks.append({"id": f"{v.check}:{v.id or v.subject}" + (f"[{params}]" if v.check in ("gain", "claim") else ""),
-                       "decided": decided, "outcome": v.outcome})
+        checks.append({"id": f"{v.check}:{v.id or v.subject}", "params": dict(v.params or {}), "decided": decided,
+                       "outcome": v.outcome, "n": v.extra.get("n", 0)})
         if not decided:
             for key in v.extra.get("configs", []):
-                wanted[json.dumps(key, sort_keys=True)] = key
+                for side in SIDES:
+                    k = {"benchmark": key["benchmark"], "mode": key["mode"], "params": dict(key["params"]), "side": side}
+                    wanted[json.dumps(k, sort_keys=True)] = k
     n = max((len(r.trials) for r in run.results), default=0)
     last = isinstance(rule.looks[-1], int) and n >= rule.looks[-1]
     return {"open": [] if last or capped(run) else list(wanted.values()), "checks": checks}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The plugin's questions to the suite's rules: what a trials run measures, and whether a -Djmh.gate
+run's groups may stop. `mvn jmh:run` calls it; a user has no need to.
+
+    python3 scripts/plan.py schedule REQUEST.json ANSWER.json
+    python3 scripts/plan.py look REQUEST.json ANSWER.json
+
+Both read a JSON request and write a JSON answer, each with "contract": 1 (a request of another
+contract is refused: the plugin and the scripts come from different checkouts).
+
+schedule: the request is {"contract", "configurations": [{"benchmark": "pkg.Class.method", "mode",
+"params": {name: value}, "side": null | "base" | "head"}], "options": {"claims": [ids] | null,
+"gate": bool, "gate_figure": "mean" | "best", "trials": N | null, "budget": bool, "quick": bool}}.
+The answer is {"contract", "groups": [{"id", "label", "members": [configuration indices],
+"baseline": [indices], "min_trials", "cited": [ids], "headline": bool, "checks": [gain claim ids,
+gate runs], "steps": [{"phase", "priority", "members": [indices], "trials"}]}], "cited": [{"id",
+"group", "variant", "baseline", "headline"}], "warmups": [{"configuration", "iterations", "time",
+"label"}], "gate": null | {"looks", "alphaPerLook", "levelPerLook", "marginPct", "alpha",
+"forkFigure"}, "describe": words for the log}. hpb/schedule.py says what the steps mean.
+
+look: the request is {"contract", "result": the merged JMH JSON of a -Djmh.gate run so far, its
+provenance beside it}; the answer is {"contract", "open": [{"benchmark", "mode", "params", "side"}:
+the configurations an undecided check still needs], "checks": [{"id", "params", "decided",
+"outcome", "n", "configurations"}]} (hpb.twocommit.look).
+
+Bad input, an unknown -Djmh.claims id among it: one line on stderr, exit 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from hpb import cli, config, schedule
+from hpb.markdown import write_atomic
+from hpb.model import InputError
+
+COMMANDS = {"schedule": schedule.schedule, "look": schedule.look}
+
+
+def read(path: str):
+    p = Path(path)
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such file")
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise InputError(f"{p}: not a JSON request ({e.__class__.__name__})")
+
+
+@cli.guarded
+def main(argv=None) -> int:
+    ap = cli.Parser(prog="plan.py", description=__doc__.splitlines()[0])
+    ap.add_argument("command", choices=sorted(COMMANDS))
+    ap.add_argument("request", help="the plugin's request (JSON)")
+    ap.add_argument("answer", help="where to write the answer (JSON)")
+    ap.add_argument("--suite", help="suite settings (default scripts/suite.json)")
+    ap.add_argument("--techniques", help="folder of technique files (default scripts/techniques)")
+    a = ap.parse_args(argv)
+    suite = config.load_suite(a.suite, a.techniques)
+    answer = COMMANDS[a.command](read(a.request), suite)
+    write_atomic(a.answer, json.dumps(answer, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
