@@ -260,8 +260,8 @@ public final class JmhOptions {
                 throw new IllegalArgumentException("-Djmh.gate judges two commits side by side: give the other one with -Djmh.against=REF");
             }
             if (quick) {
-                throw new IllegalArgumentException("-Djmh.gate samples at fixed looks (" + RunDefaults.GATE_LOOKS
-                        + " trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.quick");
+                throw new IllegalArgumentException("-Djmh.gate samples at fixed looks (scripts/suite.json, rule;"
+                        + " or one look at -Djmh.trials=N); it cannot be combined with -Djmh.quick");
             }
             if (trials != null && trials < 2) {
                 throw new IllegalArgumentException("-Djmh.gate with -Djmh.trials=" + trials + ": a look needs at least 2 trials for an interval");
@@ -272,7 +272,7 @@ public final class JmhOptions {
 
     /**
      * {@code -Djmh.gate}: a two-commit run of just the configurations the gated gain claims compare,
-     * sampled at the gate's fixed looks ({@link RunDefaults#GATE_LOOKS}) until each claim's change
+     * sampled at the gate's fixed looks (scripts/suite.json's rule) until each claim's change
      * of gain is decided (docs/gate.md).
      */
     public boolean gate() {

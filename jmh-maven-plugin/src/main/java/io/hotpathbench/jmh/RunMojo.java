@@ -113,8 +113,7 @@ public class RunMojo extends AbstractMojo {
         Environment.Git git = Environment.git(base);
         if (!options.jmhForkOrder()) {
             try (MachineLock lock = MachineLock.hold(lockFile)) {
-                new TrialRun(this, options, java, classpath, base, resultsDir.toPath(),
-                        base.resolve("scripts").resolve("techniques"))
+                new TrialRun(this, options, java, classpath, base, resultsDir.toPath())
                         .run(git, jmhVersion, selectedBy, forkJava, probe, properties, selected);
             }
             return;

@@ -16,18 +16,23 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoFailureException;
 
 /**
- * One run of the trial protocol (see {@link TrialSchedule}): lists the configurations, forms the
- * groups, runs every fork as its own JMH process ({@link TrialFork}, one fork, every param pinned),
+ * One run of the trial protocol (see {@link TrialSchedule}): lists the configurations JMH
+ * enumerates, asks the suite's rules ({@code scripts/plan.py}, {@link PlanScript}) what to measure
+ * and how, runs every fork as its own JMH process ({@link TrialFork}, one fork, every param pinned),
  * merges the forks into one JMH JSON ({@link TrialMerge}) and writes the provenance with the
- * schedule. Nothing is left behind on failure or Ctrl-C: the fork in flight and its children are
+ * schedule. It computes no figure: the scripts do, from the result and the provenance. Nothing is left behind on failure or Ctrl-C: the fork in flight and its children are
  * stopped, the work folder and the partial result removed.
  */
 final class TrialRun {
@@ -58,23 +63,20 @@ final class TrialRun {
     private final String classpath;
     private final Path base;
     private final Path resultsDir;
-    private final Path techniques;
     private volatile Process current;
     private volatile Against against;
     private OneCpu oneCpu;
-    /** Configurations' own warm-ups from the technique files (none when the user gave one). */
-    private List<Techniques.Warmup> warmups = List.of();
+    /** Configurations' own warm-ups from the technique files, through plan.py (none when the user gave one). */
+    private Map<TrialSchedule.Configuration, Warmup> warmups = Map.of();
     private final StringBuilder tail = new StringBuilder();
 
-    TrialRun(AbstractMojo mojo, JmhOptions options, String java, String classpath, Path base, Path resultsDir,
-             Path techniques) {
+    TrialRun(AbstractMojo mojo, JmhOptions options, String java, String classpath, Path base, Path resultsDir) {
         this.mojo = mojo;
         this.options = options;
         this.java = java;
         this.classpath = classpath;
         this.base = base;
         this.resultsDir = resultsDir;
-        this.techniques = techniques;
     }
 
     void run(Environment.Git git, String jmhVersion, String selectedBy, String forkJava, Environment.Probe probe,
@@ -140,16 +142,8 @@ final class TrialRun {
         List<String> jmhArgs = baseArguments();
         String basePath = against == null ? null : against.classpath + File.pathSeparator + pluginJar();
         List<TrialSchedule.Configuration> configurations;
-        List<TrialSchedule.Group> groups;
         if (against == null) {
-            configurations = named(plan(work, driverPath, jmhArgs, null), false);
-            Techniques.Catalog catalog;
-            try {
-                catalog = Techniques.catalog(techniques);
-            } catch (IOException e) {
-                throw new MojoFailureException("cannot read the cited figures: " + e.getMessage(), e);
-            }
-            groups = TrialSchedule.groups(configurations, catalog, options.trials());
+            configurations = plan(work, driverPath, jmhArgs, null);
         } else {
             configurations = TrialSchedule.sides(plan(work, basePath, jmhArgs, "base"), plan(work, driverPath, jmhArgs, "head"),
                     line -> mojo.getLog().warn(line));
@@ -157,43 +151,36 @@ final class TrialRun {
                 throw new MojoFailureException("-Djmh.against=" + options.against()
                         + ": no configuration of the selection exists on both sides");
             }
-            Techniques.Catalog catalog;
-            try {
-                catalog = new Techniques.Catalog(List.of(), Techniques.catalog(techniques).pairedMethods());
-            } catch (IOException e) {
-                throw new MojoFailureException("cannot read the method pairs: " + e.getMessage(), e);
-            }
-            configurations = named(configurations, options.gate());
-            List<Techniques.Gated> gated = options.gate()
-                    ? selectedClaims(true).stream().filter(Techniques.Gated::gain).toList() : List.of();
-            groups = TrialSchedule.groups(configurations, catalog, options.trials());
-            for (TrialSchedule.Group g : groups) {
-                g.cited.addAll(TrialSchedule.changes(g.members, RunDefaults.PRECISION_PCT));
-                g.checks.addAll(TrialSchedule.checks(g.members, gated));
-            }
         }
+        PlanScript rules = new PlanScript(base);
+        Map<?, ?> answer = rules.ask("schedule", scheduleRequest(configurations), work);
+        List<TrialSchedule.Group> groups;
         try {
-            warmups = options.warmupGiven() ? List.of() : Techniques.warmups(techniques);
-        } catch (IOException e) {
-            throw new MojoFailureException("cannot read the warm-ups: " + e.getMessage(), e);
+            groups = groups(answer, configurations);
+            warmups = options.warmupGiven() ? Map.of() : warmups(answer, configurations);
+        } catch (RuntimeException e) {
+            throw new MojoFailureException(PlanScript.SCRIPT + " schedule answered what this plugin cannot read ("
+                    + e + "): build the plugin from this checkout (mvn install)");
         }
-        List<String> warmed = new ArrayList<>();
-        for (Techniques.Warmup w : warmups) {
-            if (configurations.stream().anyMatch(w::covers)) {
-                warmed.add(w.describe());
-            }
-        }
+        List<String> warmed = warmups.values().stream().map(Warmup::label).distinct().toList();
         long seed = options.seed() != null ? options.seed() : new SecureRandom().nextLong();
-        TrialSchedule schedule = new TrialSchedule(groups, seed, options.trials(), options.budget(), System::nanoTime);
-        if (options.gate()) {
-            String figure = options.gateBest() ? TrialSchedule.BEST : TrialSchedule.PRIMARY;
-            schedule.gate(options.trials() != null
-                    ? new TrialSchedule.Gate(List.of(options.trials()), RunDefaults.GATE_MARGIN_PCT, figure)
-                    : new TrialSchedule.Gate(RunDefaults.GATE_LOOKS, RunDefaults.GATE_SPEND, RunDefaults.GATE_MARGIN_PCT, figure));
+        boolean fixed = options.trials() != null && options.budget() == null;
+        Duration budget = options.budget() != null ? options.budget() : fixed || options.gate() ? null : RunDefaults.BUDGET;
+        TrialSchedule schedule = new TrialSchedule(groups, seed, budget, fixed, System::nanoTime);
+        Map<?, ?> gate = answer.get("gate") instanceof Map<?, ?> g ? g : null;
+        Map<String, Path> serByEntry = new LinkedHashMap<>();
+        if (gate != null) {
+            List<Integer> looks = ((List<?>) gate.get("looks")).stream().map(x -> ((Number) x).intValue()).toList();
+            schedule.gate(looks, trials -> look(rules, work, driverPath, schedule, serByEntry, seed, gate, properties,
+                    configurations, trials));
         }
         long citedGroups = groups.stream().filter(g -> !g.cited.isEmpty()).count();
-        mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s) in " + groups.size()
-                + " group(s), " + citedGroups + " holding a cited figure; " + describe(schedule) + "; shuffle seed " + seed);
+        mojo.getLog().info("JMH " + jmhVersion + ": " + configurations.size() + " configuration(s), "
+                + groups.stream().mapToInt(g -> g.members.size()).sum() + " measured, in " + groups.size()
+                + " group(s), " + citedGroups + " holding a cited figure; shuffle seed " + seed);
+        mojo.getLog().info("schedule (" + PlanScript.SCRIPT + "): " + answer.get("describe")
+                + (budget == null ? "" : "; within " + budget.toMinutes() + " min" + (options.budget() == null
+                ? " (the default budget; -Djmh.budget=T for another)" : "")));
         mojo.getLog().info("options: " + String.join(" ", jmhArgs));
         if (!warmed.isEmpty()) {
             mojo.getLog().info("warm-up from the technique files (-Djmh.wi/-Djmh.w override it): " + String.join("; ", warmed));
@@ -203,19 +190,18 @@ final class TrialRun {
                     + " with every process they start (-Djmh.oneCpu: " + oneCpu.taskset + " -c " + oneCpu.cpu + ")");
         }
 
-        Map<String, Path> serByEntry = new LinkedHashMap<>();
         int[] count = {0};
         try {
             schedule.run((c, g, trial, order) -> {
                 count[0]++;
                 String id = String.format("fork-%04d", count[0]);
-                mojo.getLog().info(String.format("trial %d of %s (min %d), fork %d of %d in the group, %s elapsed: %s",
-                        trial, g.id, g.minTrials, order + 1, g.members.size(),
+                mojo.getLog().info(String.format("%strial %d of %s (min %d), fork %d, %s elapsed: %s",
+                        g.current == null ? "" : "phase " + g.current.phase() + ", ", trial, g.id, g.minTrials, order + 1,
                         clock(schedule.elapsedSeconds()), c.label()));
                 long t0 = System.nanoTime();
-                Map<String, Double> scores = fork(work, id, "base".equals(c.side()) ? basePath : driverPath, jmhArgs, c);
+                fork(work, id, "base".equals(c.side()) ? basePath : driverPath, jmhArgs, c);
                 serByEntry.put(g.id + "/" + trial + "/" + order, work.resolve(id + ".ser"));
-                return new TrialSchedule.Outcome(scores, (System.nanoTime() - t0) / 1e9);
+                return (System.nanoTime() - t0) / 1e9;
             });
         } catch (MojoFailureException e) {
             files.discard();
@@ -232,7 +218,7 @@ final class TrialRun {
         if (schedule.schedule().isEmpty()) {
             throw new MojoFailureException("no fork ran" + (skipped.isEmpty() ? "" : ": " + String.join("; ", skipped.values())));
         }
-        merge(work, driverPath, schedule, serByEntry, files);
+        merge(work, driverPath, schedule, serByEntry, files.partial());
         Instant end = Instant.now();
 
         ForkJvm.Described described = ForkJvm.describe(files.partial(), mojo.getLog()::warn);
@@ -258,77 +244,161 @@ final class TrialRun {
             placed.put("cpu", oneCpu.cpu);
             provenance.put("oneCpu", placed);
         }
-        if (schedule.gate() != null) {
-            provenance.put("gate", TrialRecord.gate(schedule));
+        if (gate != null) {
+            provenance.put("gate", TrialRecord.gate(schedule, gate));
         }
         for (TrialSchedule.Group g : groups) {
-            for (String line : TrialRecord.summary(g)) {
-                mojo.getLog().info(line);
-            }
+            mojo.getLog().info(TrialRecord.summary(g));
         }
+        logCited(answer, schedule, configurations);
         try {
             files.publish(Json.write(provenance));
         } catch (IOException e) {
             files.discard();
             throw new MojoFailureException("run finished but its result was not stored: " + e.getMessage());
         }
-        mojo.getLog().info("results: " + base.relativize(files.result().toAbsolutePath()));
+        String result = base.relativize(files.result().toAbsolutePath()).toString();
+        mojo.getLog().info("results: " + result);
         mojo.getLog().info("provenance: " + base.relativize(files.provenance().toAbsolutePath()));
+        mojo.getLog().info("figures: " + (gate != null ? "python3 scripts/gate.py " + result + " (the gate's verdicts)"
+                : against != null ? "python3 scripts/compare.py " + result + " (each change, head against base)"
+                : "python3 scripts/report.py (every run in results/: REPORT.md, cited.json, charts)"));
     }
 
-    /**
-     * The claims that select this run's configurations: {@code -Djmh.claims}, else with
-     * {@code gate} every gain claim; null when neither narrows the selection.
-     */
-    private List<Techniques.Gated> selectedClaims(boolean gate) throws MojoFailureException {
-        if (options.claims() == null && !gate) {
-            return null;
-        }
-        List<Techniques.Gated> all;
-        try {
-            all = Techniques.claims(techniques);
-        } catch (IOException e) {
-            throw new MojoFailureException("cannot read the claims: " + e.getMessage(), e);
-        }
-        if (options.claims() == null) {
-            return all.stream().filter(Techniques.Gated::gain).toList();
-        }
-        List<String> known = all.stream().map(Techniques.Gated::id).toList();
-        List<String> unknown = options.claims().stream().filter(id -> !known.contains(id)).toList();
-        if (!unknown.isEmpty()) {
-            throw new MojoFailureException("-Djmh.claims: no claim " + String.join(", ", unknown) + "; known: " + String.join(", ", known));
-        }
-        return all.stream().filter(k -> options.claims().contains(k.id())).toList();
+    /** What plan.py's schedule needs: the configurations JMH enumerated and the run's options. */
+    private Map<String, Object> scheduleRequest(List<TrialSchedule.Configuration> configurations) {
+        List<Object> list = new ArrayList<>();
+        configurations.forEach(c -> list.add(TrialRecord.configuration(c)));
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("claims", options.claims());
+        o.put("gate", options.gate());
+        o.put("gate_figure", options.gateBest() ? "best" : "mean");
+        o.put("trials", options.trials());
+        o.put("budget", options.budget() != null);
+        o.put("quick", options.isQuick());
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("configurations", list);
+        request.put("options", o);
+        return request;
     }
 
-    /** The configurations the selected claims name (all of them when no claim narrows the selection). */
-    private List<TrialSchedule.Configuration> named(List<TrialSchedule.Configuration> configurations, boolean gate)
-            throws MojoFailureException {
-        List<Techniques.Gated> claims = selectedClaims(gate);
-        if (claims == null) {
-            return configurations;
-        }
-        List<TrialSchedule.Configuration> out = configurations.stream()
-                .filter(c -> claims.stream().anyMatch(k -> k.names(c))).toList();
-        if (out.isEmpty()) {
-            throw new MojoFailureException((gate ? "-Djmh.gate" : "-Djmh.claims")
-                    + ": no configuration the claims name is in the selection" + (against == null ? "" : " on both sides"));
+    /** The schedule's groups from plan.py's answer: indices into {@code configurations}. */
+    static List<TrialSchedule.Group> groups(Map<?, ?> answer, List<TrialSchedule.Configuration> configurations) {
+        List<TrialSchedule.Group> out = new ArrayList<>();
+        for (Object o : (List<?>) answer.get("groups")) {
+            Map<?, ?> g = (Map<?, ?>) o;
+            List<TrialSchedule.Step> steps = new ArrayList<>();
+            for (Object s : (List<?>) g.get("steps")) {
+                Map<?, ?> sm = (Map<?, ?>) s;
+                steps.add(new TrialSchedule.Step(integer(sm.get("phase")), integer(sm.get("priority")),
+                        members(sm.get("members"), configurations), integer(sm.get("trials"))));
+            }
+            Map<String, Object> record = new LinkedHashMap<>();
+            record.put("params", g.get("params"));
+            out.add(new TrialSchedule.Group((String) g.get("id"), (String) g.get("label"),
+                    members(g.get("members"), configurations), steps, integer(g.get("min_trials")),
+                    strings(g.get("cited")), Boolean.TRUE.equals(g.get("headline")), strings(g.get("checks")), record));
         }
         return out;
     }
 
-    private String describe(TrialSchedule schedule) {
-        if (schedule.gate() != null) {
-            return "gate: looks at " + schedule.gate().looks() + " trials, alpha spent " + schedule.gate().spend() + ", margin "
-                    + schedule.gate().marginPct() + "%" + (options.budget() != null ? ", capped at " + options.budget().toMinutes() + " min" : "");
+    /** A configuration's own warm-up, from its technique file through plan.py. */
+    record Warmup(int iterations, String time, String label) {
+    }
+
+    static Map<TrialSchedule.Configuration, Warmup> warmups(Map<?, ?> answer, List<TrialSchedule.Configuration> configurations) {
+        Map<TrialSchedule.Configuration, Warmup> out = new LinkedHashMap<>();
+        for (Object o : (List<?>) answer.get("warmups")) {
+            Map<?, ?> w = (Map<?, ?>) o;
+            out.put(configurations.get(integer(w.get("configuration"))),
+                    new Warmup(integer(w.get("iterations")), (String) w.get("time"), (String) w.get("label")));
         }
-        Integer trials = options.trials();
-        if (trials != null && options.budget() == null) {
-            return trials + " trial(s) per group";
+        return out;
+    }
+
+    private static List<TrialSchedule.Configuration> members(Object indices, List<TrialSchedule.Configuration> configurations) {
+        return ((List<?>) indices).stream().map(i -> configurations.get(integer(i))).toList();
+    }
+
+    private static List<String> strings(Object list) {
+        return list == null ? List.of() : ((List<?>) list).stream().map(String::valueOf).toList();
+    }
+
+    private static int integer(Object o) {
+        return ((Number) o).intValue();
+    }
+
+    /**
+     * A gate's look: the forks so far merged into one JMH JSON with the provenance the scripts read
+     * beside it (the rule, the schedule, the run's -Djmh properties), judged by plan.py.
+     */
+    private TrialSchedule.Look look(PlanScript rules, Path work, String driverPath, TrialSchedule schedule,
+                                    Map<String, Path> serByEntry, long seed, Map<?, ?> gate, Map<String, String> properties,
+                                    List<TrialSchedule.Configuration> configurations, int trials) throws MojoFailureException {
+        Path json = work.resolve("look-" + trials + ".json");
+        merge(work, driverPath, schedule, serByEntry, json);
+        Map<String, Object> provenance = new LinkedHashMap<>();
+        provenance.put("result", json.getFileName().toString());
+        provenance.put("protocol", "trials");
+        provenance.put("trialsEngine", ENGINE);
+        provenance.put("trials", TrialRecord.of(schedule, seed, options, schedule.skippedClasses()));
+        provenance.put("gate", TrialRecord.gate(schedule, gate));
+        Map<String, Object> jmh = new LinkedHashMap<>();
+        jmh.put("mavenProperties", new TreeMap<>(properties));
+        provenance.put("jmh", jmh);
+        try {
+            Files.writeString(work.resolve("look-" + trials + ".provenance.json"), Json.write(provenance), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new MojoFailureException("cannot write the look's provenance in " + work + ": " + e.getMessage(), e);
         }
-        Duration budget = options.budget() != null ? options.budget() : RunDefaults.BUDGET;
-        return (trials != null ? trials + " trial(s) per group at least" : "each group's @Fork value as its minimum trials")
-                + ", cited groups sampled to their precision within a budget of " + budget.toMinutes() + " min";
+        Map<?, ?> answer = rules.ask("look", Map.of("result", json.toString()), work);
+        Set<TrialSchedule.Configuration> open = new LinkedHashSet<>();
+        List<Map<String, Object>> checks = new ArrayList<>();
+        try {
+            for (Object key : (List<?>) answer.get("open")) {
+                configurations.stream().filter(c -> c.is((Map<?, ?>) key)).forEach(open::add);
+            }
+            for (Object o : (List<?>) answer.get("checks")) {
+                Map<String, Object> c = new LinkedHashMap<>();
+                ((Map<?, ?>) o).forEach((k, v) -> c.put(String.valueOf(k), v));
+                checks.add(c);
+            }
+        } catch (RuntimeException e) {
+            throw new MojoFailureException(PlanScript.SCRIPT + " look answered what this plugin cannot read (" + e + ")");
+        }
+        mojo.getLog().info("look at " + trials + " trials (" + PlanScript.SCRIPT + " look): " + checks.stream()
+                .map(c -> c.get("id") + " " + c.get("params") + " " + c.get("outcome")).collect(Collectors.joining("; "))
+                + "; " + open.size() + " configuration(s) still needed");
+        return new TrialSchedule.Look(open, checks);
+    }
+
+    /** How many trials each cited figure's two configurations ran together; no figure is computed here. */
+    private void logCited(Map<?, ?> answer, TrialSchedule schedule, List<TrialSchedule.Configuration> configurations) {
+        List<String> none = new ArrayList<>();
+        int fewest = Integer.MAX_VALUE;
+        String fewestId = null;
+        int n = 0;
+        for (Object o : (List<?>) answer.get("cited")) {
+            Map<?, ?> c = (Map<?, ?>) o;
+            TrialSchedule.Group g = schedule.groups().stream().filter(x -> x.id.equals(c.get("group"))).findFirst().orElse(null);
+            if (g == null) {
+                continue;
+            }
+            n++;
+            int t = g.together(configurations.get(integer(c.get("variant"))), configurations.get(integer(c.get("baseline"))),
+                    schedule.schedule());
+            if (t == 0) {
+                none.add((String) c.get("id"));
+            } else if (t < fewest) {
+                fewest = t;
+                fewestId = (String) c.get("id");
+            }
+        }
+        if (n > 0) {
+            mojo.getLog().info(n + " cited figure(s) in this selection" + (fewestId == null ? ""
+                    : "; the fewest paired trials: " + fewest + " (" + fewestId + ")")
+                    + (none.isEmpty() ? "" : "; without a trial: " + String.join(", ", none)));
+        }
     }
 
     /** The run's JMH arguments; each fork adds its benchmark, mode and params. */
@@ -357,8 +427,7 @@ final class TrialRun {
                 Map<String, String> params = new LinkedHashMap<>();
                 ((Map<?, ?>) m.get("params")).forEach((k, v) -> params.put((String) k, (String) v));
                 configurations.add(new TrialSchedule.Configuration((String) m.get("benchmark"), (String) m.get("class"),
-                        (String) m.get("mode"), params, ((Double) m.get("forks")).intValue(),
-                        (Double) m.get("estimateSeconds"), side));
+                        (String) m.get("mode"), params, (Double) m.get("estimateSeconds"), side));
             }
         } catch (IOException | RuntimeException e) {
             throw new MojoFailureException("listing the configurations failed: " + RunMojo.firstError(output));
@@ -369,8 +438,8 @@ final class TrialRun {
         return configurations;
     }
 
-    private Map<String, Double> fork(Path work, String id, String driverPath, List<String> jmhArgs,
-                                     TrialSchedule.Configuration c) throws Exception {
+    private void fork(Path work, String id, String driverPath, List<String> jmhArgs,
+                      TrialSchedule.Configuration c) throws Exception {
         Properties spec = new Properties();
         for (int i = 0; i < jmhArgs.size(); i++) {
             spec.setProperty("arg." + i, jmhArgs.get(i));
@@ -378,7 +447,7 @@ final class TrialRun {
         spec.setProperty("benchmark", c.benchmark());
         spec.setProperty("mode", c.mode());
         c.params().forEach((k, v) -> spec.setProperty("param." + k, v));
-        Techniques.Warmup warmup = Techniques.Warmup.of(warmups, c);
+        Warmup warmup = warmups.get(c);
         if (warmup != null) {
             spec.setProperty("warmup.iterations", String.valueOf(warmup.iterations()));
             spec.setProperty("warmup.time", warmup.time());
@@ -405,53 +474,11 @@ final class TrialRun {
             }
             throw new MojoFailureException(RunMojo.failureReason(exit, out));
         }
-        return scores(json);
     }
 
-    /**
-     * The fork's primary score (key ""), its best measured iteration (key {@link TrialSchedule#BEST}:
-     * the highest throughput or the lowest time; NaN in other modes) and every secondary metric's
-     * score, from its JMH JSON.
-     */
-    static Map<String, Double> scores(Path json) throws IOException {
-        List<?> results = (List<?>) Json.read(Files.readString(json, StandardCharsets.UTF_8));
-        Map<?, ?> r = (Map<?, ?>) results.get(0);
-        Map<String, Double> scores = new LinkedHashMap<>();
-        Map<?, ?> primary = (Map<?, ?>) r.get("primaryMetric");
-        scores.put(TrialSchedule.PRIMARY, number(primary.get("score")));
-        scores.put(TrialSchedule.BEST, best(String.valueOf(r.get("mode")), primary.get("rawData")));
-        if (r.get("secondaryMetrics") instanceof Map<?, ?> secondary) {
-            secondary.forEach((k, v) -> scores.put((String) k, number(((Map<?, ?>) v).get("score"))));
-        }
-        return scores;
-    }
-
-    /** The best of a fork's measured iterations: the highest throughput, the lowest average time. */
-    static double best(String mode, Object rawData) {
-        boolean higher = "thrpt".equals(mode);
-        if (!(higher || "avgt".equals(mode)) || !(rawData instanceof List<?> forks)) {
-            return Double.NaN;
-        }
-        double out = Double.NaN;
-        for (Object fork : forks) {
-            if (fork instanceof List<?> iterations) {
-                for (Object x : iterations) {
-                    double v = number(x);
-                    if (Double.isFinite(v) && (Double.isNaN(out) || (higher ? v > out : v < out))) {
-                        out = v;
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    private static double number(Object o) {
-        return o instanceof Double d ? d : Double.NaN;
-    }
-
+    /** Merges the forks run so far into one JMH JSON at {@code out} (TrialMerge, JMH's own writer). */
     private void merge(Path work, String driverPath, TrialSchedule schedule, Map<String, Path> serByEntry,
-                       ResultFiles files) throws MojoFailureException {
+                       Path out) throws MojoFailureException {
         StringBuilder list = new StringBuilder();
         for (TrialSchedule.Entry e : schedule.schedule()) {
             String side = e.configuration().side() == null ? "-" : e.configuration().side();
@@ -463,9 +490,8 @@ final class TrialRun {
         } catch (IOException e) {
             throw new MojoFailureException("cannot write " + listFile + ": " + e.getMessage(), e);
         }
-        String output = capture(List.of(java, "-cp", driverPath, MERGE,
-                files.partial().toString(), listFile.toString()));
-        if (!Files.isRegularFile(files.partial())) {
+        String output = capture(List.of(java, "-cp", driverPath, MERGE, out.toString(), listFile.toString()));
+        if (!Files.isRegularFile(out)) {
             throw new MojoFailureException("merging the forks failed: " + RunMojo.firstError(output));
         }
     }

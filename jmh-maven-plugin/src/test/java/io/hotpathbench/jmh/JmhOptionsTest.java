@@ -232,7 +232,7 @@ class JmhOptionsTest {
                 JmhOptions.parse(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.budget", "60m")).budget(),
                 "a budget caps a gate");
         assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.quick", ""),
-                "-Djmh.gate samples at fixed looks ([5, 10, 20] trials, or one look at -Djmh.trials=N); it cannot be combined with -Djmh.quick");
+                "-Djmh.gate samples at fixed looks (scripts/suite.json, rule; or one look at -Djmh.trials=N); it cannot be combined with -Djmh.quick");
         assertMessage(Map.of("jmh.gate", "", "jmh.against", "HEAD~1", "jmh.trials", "1"),
                 "-Djmh.gate with -Djmh.trials=1: a look needs at least 2 trials for an interval");
         assertEquals(List.of("a", "b"), JmhOptions.parse(Map.of("jmh.claims", "a, b")).claims());

@@ -1,87 +1,67 @@
 package io.hotpathbench.jmh;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The schedule executes what plan.py answers: steps phase by phase, a budget, a gate's looks. The
+ * groups and steps here are written as plan.py writes them (PlanScriptTest checks the real answer);
+ * which configurations a step holds and when a check is decided are the scripts' (scripts/tests).
+ */
 class TrialScheduleTest {
 
     private static final String SPLIT = "io.hotpathbench.split.SplitBenchmark";
 
-    private static TrialSchedule.Configuration split(String variant, String delimiter, int forks, double seconds) {
+    private static TrialSchedule.Configuration split(String variant, String delimiter, double seconds, String side) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("delimiter", delimiter);
         p.put("variant", variant);
-        return new TrialSchedule.Configuration(SPLIT + ".split", SPLIT, "thrpt", p, forks, seconds, null);
+        return new TrialSchedule.Configuration(SPLIT + ".split", SPLIT, "thrpt", p, seconds, side);
     }
 
-    private static TrialSchedule.Configuration first(String method, String delimiter) {
-        return new TrialSchedule.Configuration(SPLIT + "." + method, SPLIT, "thrpt", Map.of("delimiter", delimiter), 1, 1,
-                null);
+    private static TrialSchedule.Configuration split(String variant, String delimiter, double seconds) {
+        return split(variant, delimiter, seconds, null);
     }
 
-    private static final Techniques.Cited CITED_2CHAR = new Techniques.Cited("split-2char", SPLIT, "split",
-            Map.of("delimiter", "||"), "INDEX_OF", "JDK_SPLIT", null, 10, true);
-    private static final Techniques.Cited CITED_FIRST = new Techniques.Cited("split-first", SPLIT, "jdkSplitFirst",
-            Map.of("delimiter", "||"), "splitFirst", "jdkSplitFirst", null, 10, false);
+    private static TrialSchedule.Group group(String id, List<TrialSchedule.Configuration> members, int min,
+                                             List<TrialSchedule.Step> steps, String... cited) {
+        return new TrialSchedule.Group(id, id, members, steps, min, List.of(cited), false, List.of(), Map.of());
+    }
 
-    /** A fake machine: a fixed clock advanced by each fork, scores drawn around a per-configuration mean. */
+    private static TrialSchedule.Step step(int phase, int priority, List<TrialSchedule.Configuration> members, int trials) {
+        return new TrialSchedule.Step(phase, priority, members, trials);
+    }
+
+    /** A fake machine: a clock advanced by each fork's estimate; records what ran. */
     private static final class FakeForks implements TrialSchedule.Forks {
         long now;
-        final Random random = new Random(1);
-        final Map<String, Double> means;
-        final double noise;
         final List<String> ran = new ArrayList<>();
 
-        FakeForks(Map<String, Double> means, double noise) {
-            this.means = means;
-            this.noise = noise;
-        }
-
         @Override
-        public TrialSchedule.Outcome run(TrialSchedule.Configuration c, TrialSchedule.Group g, int trial, int order) {
+        public double run(TrialSchedule.Configuration c, TrialSchedule.Group g, int trial, int order) {
             now += (long) (c.estimateSeconds() * 1e9);
-            ran.add(g.id + "/" + trial + "/" + c.label());
-            String key = c.params().getOrDefault("variant", c.method());
-            double score = means.get(key) * Math.exp(noise * random.nextGaussian());
-            return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, score), c.estimateSeconds());
+            ran.add(g.id + "/" + trial + "/" + c.params().get("delimiter") + "/" + c.params().get("variant")
+                    + (c.side() == null ? "" : "/" + c.side()));
+            return c.estimateSeconds();
         }
-    }
-
-    @Test
-    void theVariantsOfOneMethodOrTheMethodsOfOnePairFormOneGroup() {
-        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1),
-                split("JDK_SPLIT", ",", 1, 1), split("INDEX_OF", ",", 1, 1), first("jdkSplitFirst", "||"),
-                first("splitFirst", "||"));
-        Techniques.Catalog catalog = new Techniques.Catalog(List.of(CITED_2CHAR, CITED_FIRST),
-                Map.of(SPLIT, Map.of("jdkSplitFirst", "jdkSplitFirst", "splitFirst", "jdkSplitFirst")));
-        List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, catalog, null);
-        assertEquals(3, groups.size(), "split at ||, split at ',', and the first-token method pair at ||");
-        assertEquals(2, groups.get(0).members.size());
-        assertEquals(List.of("split-2char"), groups.get(0).cited.stream().map(TrialSchedule.Pair::id).toList());
-        assertTrue(groups.get(1).cited.isEmpty());
-        assertEquals(List.of("split-first"), groups.get(2).cited.stream().map(TrialSchedule.Pair::id).toList());
-        assertEquals(2, groups.get(2).members.size());
     }
 
     @Test
     void fixedTrialsRunEveryMemberOnceAPerTrialAdjacentInAFreshOrder() throws Exception {
-        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1),
-                split("GUAVA", "||", 1, 1));
-        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0, "GUAVA", 2.0), 0.05);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, new Techniques.Catalog(List.of(CITED_2CHAR), Map.of()), 8), 42, 8, null,
+        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 1), split("INDEX_OF", "||", 1),
+                split("GUAVA", "||", 1));
+        FakeForks forks = new FakeForks();
+        TrialSchedule s = new TrialSchedule(List.of(group("g01", cs, 8, List.of(step(1, 0, cs, 8)))), 42, null, true,
                 () -> forks.now);
         s.run(forks);
         assertEquals(24, s.schedule().size());
@@ -98,50 +78,92 @@ class TrialScheduleTest {
         }
         assertTrue(orders.size() > 1, "the order is shuffled per trial");
         assertEquals("fixed", s.groups().get(0).ended);
+        assertEquals("fixed", s.ended());
+    }
+
+    /**
+     * Three groups as plan.py answers a default run: the headline split at "||" (its cited pair
+     * INDEX_OF and JDK_SPLIT, then the whole group with GUAVA), the other cited figure at "," and a
+     * group nothing cites at "::"; minimum 4 each, forks of 10 s.
+     */
+    private static TrialSchedule defaultRun(int budgetSeconds, FakeForks forks) throws Exception {
+        List<TrialSchedule.Group> groups = new ArrayList<>();
+        int n = 0;
+        for (String d : List.of("::", ",", "||")) {
+            TrialSchedule.Configuration jdk = split("JDK_SPLIT", d, 10);
+            TrialSchedule.Configuration indexOf = split("INDEX_OF", d, 10);
+            TrialSchedule.Configuration guava = split("GUAVA", d, 10);
+            List<TrialSchedule.Configuration> all = List.of(jdk, indexOf, guava);
+            List<TrialSchedule.Step> steps;
+            if (d.equals("::")) {
+                steps = List.of(step(3, 0, all, 4));
+            } else {
+                int priority = d.equals("||") ? 0 : 1;
+                steps = List.of(step(1, priority, List.of(jdk, indexOf), 3), step(2, priority, all, 1),
+                        step(2, priority, List.of(jdk, guava), 3));
+            }
+            groups.add(new TrialSchedule.Group(String.format("g%02d", ++n), d, all, steps, 4,
+                    d.equals("::") ? List.of() : List.of("split-" + d), d.equals("||"), List.of(), Map.of()));
+        }
+        TrialSchedule s = new TrialSchedule(groups, 5, Duration.ofSeconds(budgetSeconds), false, () -> forks.now);
+        s.run(forks);
+        return s;
     }
 
     @Test
-    void citedGroupsGetMoreTrialsUntilPreciseAndOthersOnlyTheirMinimum() throws Exception {
-        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 3, 1), split("INDEX_OF", "||", 3, 1),
-                split("JDK_SPLIT", ",", 3, 1), split("INDEX_OF", ",", 3, 1));
-        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.08);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, new Techniques.Catalog(List.of(CITED_2CHAR), Map.of()), null), 7, null,
-                Duration.ofHours(1), () -> forks.now);
-        s.run(forks);
-        TrialSchedule.Group cited = s.groups().get(0);
+    void phaseOneRunsEachCitedPairHeadlinesFirstThenTheCitedGroupsWholeThenTheRest() throws Exception {
+        FakeForks forks = new FakeForks();
+        TrialSchedule s = defaultRun(3600, forks);
+        List<String> ran = forks.ran;
+        // phase 1: the headline's pair (2 forks a trial) for 3 trials, then the other cited pair
+        assertTrue(ran.subList(0, 6).stream().allMatch(r -> r.startsWith("g03/") && !r.endsWith("GUAVA")), ran.toString());
+        assertTrue(ran.subList(6, 12).stream().allMatch(r -> r.startsWith("g02/") && !r.endsWith("GUAVA")), ran.toString());
+        // phase 2: the headline group whole, and GUAVA with its baseline until GUAVA has its minimum
+        assertTrue(ran.subList(12, 21).stream().allMatch(r -> r.startsWith("g03/")), ran.toString());
+        assertEquals(4, ran.subList(12, 21).stream().filter(r -> r.endsWith("GUAVA")).count());
+        assertTrue(ran.subList(21, 30).stream().allMatch(r -> r.startsWith("g02/")), ran.toString());
+        // phase 3: the uncited group, whole, to its minimum
+        assertTrue(ran.subList(30, ran.size()).stream().allMatch(r -> r.startsWith("g01/")), ran.toString());
+        assertEquals(42, ran.size());
+        for (TrialSchedule.Group g : s.groups()) {
+            assertEquals("minimum", g.ended);
+            g.members.forEach(c -> assertTrue(g.forks.get(c) >= 4, g.id + " " + c.label() + ": " + g.forks.get(c)));
+        }
+        TrialSchedule.Group headline = s.groups().get(2);
+        assertEquals(7, headline.trials);
+        assertEquals(4, headline.together(headline.members.get(0), headline.members.get(1), s.schedule()),
+                "the cited pair ran together in phase 1's 3 trials and phase 2's first");
+        assertEquals(4, headline.together(headline.members.get(0), headline.members.get(2), s.schedule()),
+                "every GUAVA fork has a baseline fork in its trial");
+        assertEquals("minimum", s.ended());
+    }
+
+    @Test
+    void theBudgetEndsAGroupWhoseNextTrialDoesNotFitAndSkipsThoseThatNeverStart() throws Exception {
+        FakeForks forks = new FakeForks();
+        // phase 1 costs 120 s; 150 s leaves one trial of the headline's phase 2 (20 or 30 s), not two
+        TrialSchedule s = defaultRun(150, forks);
+        assertTrue(forks.ran.subList(0, 12).stream().noneMatch(r -> r.endsWith("GUAVA")), "phase 1 ran whole");
+        assertTrue(forks.ran.size() == 14 || forks.ran.size() == 15, forks.ran.toString());
+        TrialSchedule.Group headline = s.groups().get(2);
         TrialSchedule.Group other = s.groups().get(1);
-        assertEquals("precision", cited.ended);
-        assertTrue(cited.trials > 3, "noise of 8% per fork needs more than 3 trials for +/-10%: " + cited.trials);
-        PairedRatio r = cited.ratio(cited.cited.get(0));
-        assertTrue(r.highOverLow() <= PairedRatio.target(10));
-        assertTrue(r.low() < 3.0 && 3.0 < r.high(), r.toString());
-        assertEquals(3, other.trials);
-        assertEquals("minimum", other.ended);
-    }
-
-    @Test
-    void theBudgetStopsExtraTrialsAndSkipsGroupsThatDoNotFit() throws Exception {
-        List<TrialSchedule.Configuration> cs = List.of(split("JDK_SPLIT", "||", 2, 60), split("INDEX_OF", "||", 2, 60),
-                split("JDK_SPLIT", ",", 2, 60), split("INDEX_OF", ",", 2, 60));
-        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.5);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, new Techniques.Catalog(List.of(CITED_2CHAR), Map.of()), null), 7, null,
-                Duration.ofMinutes(6), () -> forks.now);
-        s.run(forks);
-        TrialSchedule.Group cited = s.groups().get(0);
-        assertEquals("budget", cited.ended);
-        assertEquals(3, cited.trials, "2 minimum trials of 2 min each, one more fits in 6 min");
-        assertTrue(s.groups().get(1).ended.startsWith("skipped"));
+        assertEquals(4, headline.trials);
+        assertEquals("budget", headline.ended, "its next trial did not fit");
+        assertEquals(3, other.trials, "phase 1 gave the other cited pair its trials before phase 2 began");
+        assertEquals("budget", other.ended);
+        assertEquals("skipped: the budget was spent", s.groups().get(0).ended);
         assertEquals("budget", s.ended());
-        assertTrue(s.elapsedSeconds() <= 360);
+        assertTrue(s.elapsedSeconds() <= 150);
     }
 
     @Test
     void aTechniqueThatCannotRunIsSkippedWholeAndTheRestRuns() throws Exception {
         TrialSchedule.Configuration redis = new TrialSchedule.Configuration("x.RedisBenchmark.get", "x.RedisBenchmark",
-                "thrpt", Map.of("variant", "GET_EACH"), 1, 1, null);
-        List<TrialSchedule.Configuration> cs = List.of(redis, split("JDK_SPLIT", "||", 1, 1), split("INDEX_OF", "||", 1, 1));
-        FakeForks ok = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.01);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, 2), 3, 2, null, () -> ok.now);
+                "thrpt", Map.of("variant", "GET_EACH"), 1, null);
+        List<TrialSchedule.Configuration> pair = List.of(split("JDK_SPLIT", "||", 1), split("INDEX_OF", "||", 1));
+        FakeForks ok = new FakeForks();
+        TrialSchedule s = new TrialSchedule(List.of(group("g01", List.of(redis), 2, List.of(step(1, 0, List.of(redis), 2))),
+                group("g02", pair, 2, List.of(step(1, 0, pair, 2)))), 3, null, true, () -> ok.now);
         s.run((c, g, trial, order) -> {
             if (c.cls().equals("x.RedisBenchmark")) {
                 throw new TrialSchedule.Unavailable("no redis-server could start");
@@ -151,308 +173,150 @@ class TrialScheduleTest {
         assertEquals(Map.of("x.RedisBenchmark", "no redis-server could start"), s.skippedClasses());
         assertEquals(4, s.schedule().size());
         assertTrue(s.schedule().stream().noneMatch(e -> e.configuration().cls().equals("x.RedisBenchmark")));
+        assertEquals("skipped: no redis-server could start", s.groups().get(0).ended);
+        assertEquals("fixed", s.groups().get(1).ended);
     }
 
     @Test
-    void citedFiguresOnAMetricAreJudgedOnThatMetricAndZerosDoNotSteerTheSampling() {
-        TrialSchedule.Configuration a = split("OHC", "||", 1, 1);
-        TrialSchedule.Configuration b = split("CAFFEINE", "||", 1, 1);
-        Techniques.Cited gc = new Techniques.Cited("gc", SPLIT, "split", Map.of(), "OHC", "CAFFEINE", "gcPause", 10, true);
-        TrialSchedule.Group g = TrialSchedule.groups(List.of(a, b), new Techniques.Catalog(List.of(gc), Map.of()), 2).get(0);
-        g.scores.get(a).add(Map.of("", 5.0, "gcPause", 0.0));
-        g.scores.get(a).add(Map.of("", 5.0, "gcPause", 0.0));
-        g.scores.get(b).add(Map.of("", 1.0, "gcPause", 9.0));
-        g.scores.get(b).add(Map.of("", 1.0, "gcPause", 8.0));
-        assertEquals(List.of(0.0, 0.0), g.values(a, "gcPause"));
-        assertTrue(g.precise(), "a pair with a zero has no log ratio and cannot hold the group open");
-    }
-
-    private static TrialSchedule.Configuration sided(TrialSchedule.Configuration c, String side) {
-        return new TrialSchedule.Configuration(c.benchmark(), c.cls(), c.mode(), c.params(), c.forks(),
-                c.estimateSeconds(), side);
-    }
-
-    @Test
-    void aTwoCommitRunMeasuresWhatBothSidesHaveInOneGroupAndNamesTheRest() {
-        TrialSchedule.Configuration jdk = split("JDK_SPLIT", "||", 2, 1);
-        TrialSchedule.Configuration indexOf = split("INDEX_OF", "||", 2, 1);
-        TrialSchedule.Configuration guava = split("GUAVA", "||", 2, 1);
+    void aTwoCommitRunMeasuresWhatBothSidesHaveAndNamesTheRest() {
         List<String> warned = new ArrayList<>();
         List<TrialSchedule.Configuration> cs = TrialSchedule.sides(
-                List.of(sided(jdk, "base"), sided(indexOf, "base"), sided(guava, "base")),
-                List.of(sided(jdk, "head"), sided(indexOf, "head")), warned::add);
+                List.of(split("JDK_SPLIT", "||", 1, "base"), split("INDEX_OF", "||", 1, "base"), split("GUAVA", "||", 1, "base")),
+                List.of(split("JDK_SPLIT", "||", 1, "head"), split("INDEX_OF", "||", 1, "head")), warned::add);
         assertEquals(4, cs.size());
+        assertEquals(List.of("base", "head", "base", "head"), cs.stream().map(TrialSchedule.Configuration::side).toList());
         assertEquals(1, warned.size());
         assertTrue(warned.get(0).contains("GUAVA"), warned.get(0));
-        List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, null);
-        assertEquals(1, groups.size(), "both sides of every configuration share one group, so they share the minutes");
-        List<TrialSchedule.Pair> changes = TrialSchedule.changes(groups.get(0).members, 10);
-        assertEquals(2, changes.size());
-        for (TrialSchedule.Pair p : changes) {
-            assertEquals("head", p.variant().side());
-            assertEquals("base", p.baseline().side());
-            assertEquals(p.variant().params(), p.baseline().params());
-        }
-    }
-
-    /**
-     * A schedule over JDK_SPLIT and INDEX_OF at each of {@code delimiters} (forks of 10 s, minimum
-     * {@code minTrials}), citing split-2char ("||", the headline) and split-1char (","), run on
-     * {@code forks} within {@code budgetSeconds}.
-     */
-    private static TrialSchedule headlineAndOneChar(List<String> delimiters, int minTrials, int budgetSeconds,
-                                                    FakeForks forks) throws Exception {
-        List<TrialSchedule.Configuration> cs = new ArrayList<>();
-        for (String d : delimiters) {
-            cs.add(split("JDK_SPLIT", d, minTrials, 10));
-            cs.add(split("INDEX_OF", d, minTrials, 10));
-        }
-        Techniques.Cited oneChar = new Techniques.Cited("split-1char", SPLIT, "split", Map.of("delimiter", ","),
-                "INDEX_OF", "JDK_SPLIT", null, 10, false);
-        TrialSchedule s = new TrialSchedule(TrialSchedule.groups(cs,
-                new Techniques.Catalog(List.of(CITED_2CHAR, oneChar), Map.of()), null), 5, null,
-                Duration.ofSeconds(budgetSeconds), () -> forks.now);
-        s.run(forks);
-        return s;
     }
 
     @Test
-    void headlineMinimumsComeFirstThenTheOtherCitedOnesThenTheRest() throws Exception {
-        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.02);
-        TrialSchedule s = headlineAndOneChar(List.of("::", ",", "||"), 2, 130, forks);
-        List<String> order = s.schedule().stream().map(e -> e.configuration().params().get("delimiter")).toList();
-        assertTrue(order.subList(0, 4).stream().allMatch("||"::equals), "the headline group's minimum comes first: " + order);
-        assertEquals(4, order.indexOf(","), "the other cited group starts after the headline's minimum: " + order);
-        assertTrue(s.groups().stream().filter(g -> g.first().params().get("delimiter").equals("::"))
-                .allMatch(g -> g.ended.startsWith("skipped")), "the rest did not fit 130 s");
-        assertTrue(s.elapsedSeconds() <= 130);
+    void aConfigurationKnowsItselfByTheKeyPlanPyNamesItWith() {
+        TrialSchedule.Configuration c = split("INDEX_OF", "::", 1, "head");
+        Map<String, Object> key = new LinkedHashMap<>();
+        key.put("benchmark", SPLIT + ".split");
+        key.put("mode", "thrpt");
+        key.put("params", Map.of("delimiter", "::", "variant", "INDEX_OF"));
+        key.put("side", "head");
+        assertTrue(c.is(key));
+        key.put("side", "base");
+        assertTrue(!c.is(key), "the other side is another configuration");
     }
 
-    @Test
-    void everyCitedGroupGetsItsMinimumBeforeAnyGetsTrialsForPrecision() throws Exception {
-        // The headline pair is so noisy that it never reaches +/-10%; before this order it took the
-        // whole budget and the other cited figure got one trial (the redis-pooled pair, 2026-11-25).
-        FakeForks forks = new FakeForks(Map.of("JDK_SPLIT", 1.0, "INDEX_OF", 3.0), 0.6);
-        TrialSchedule s = headlineAndOneChar(List.of(",", "||"), 3, 300, forks);
-        TrialSchedule.Group headline = s.groups().get(1);
-        TrialSchedule.Group other = s.groups().get(0);
-        assertEquals("||", headline.first().params().get("delimiter"));
-        assertTrue(other.trials >= 3, "the other cited group has its minimum: " + other.trials);
-        assertTrue(headline.trials > 3, "the spare budget went to the headline's precision: " + headline.trials);
-        assertEquals(15, headline.trials + other.trials, "300 s of 20 s trials");
-        List<String> order = s.schedule().stream().map(e -> e.configuration().params().get("delimiter")).toList();
-        assertTrue(order.subList(0, 6).stream().allMatch("||"::equals), "the headline's minimum comes first: " + order);
-        assertTrue(order.subList(6, 12).stream().allMatch(","::equals), "then the other's minimum: " + order);
-    }
-
-    private static TrialSchedule.Configuration sided(String variant, String delimiter, String side) {
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("delimiter", delimiter);
-        p.put("variant", variant);
-        return new TrialSchedule.Configuration(SPLIT + ".split", SPLIT, "thrpt", p, 8, 1, side);
-    }
-
-    private static final Techniques.Gated GATED = new Techniques.Gated("split-2x", SPLIT, "split",
-            Map.of("delimiter", List.of("||", "::")), "INDEX_OF", "JDK_SPLIT");
-
-    /** A gate run of two groups: at "||" head's INDEX_OF is {@code headFactor} of base's; at "::" nothing changed. */
-    private static List<TrialSchedule.Group> gateRun(double headFactor, double noise, List<String> ran) throws Exception {
-        return gateRun(headFactor, noise, ran, List.of(5, 10));
-    }
-
-    private static List<TrialSchedule.Group> gateRun(double headFactor, double noise, List<String> ran, List<Integer> looks)
-            throws Exception {
-        List<TrialSchedule.Configuration> cs = new ArrayList<>();
+    /** A gate run of two groups ("||" and "::", INDEX_OF and JDK_SPLIT on both sides), forks of 10 s. */
+    private static List<TrialSchedule.Group> gateGroups(int lastLook) {
+        List<TrialSchedule.Group> groups = new ArrayList<>();
+        int n = 0;
         for (String d : List.of("||", "::")) {
+            List<TrialSchedule.Configuration> cs = new ArrayList<>();
             for (String side : List.of("base", "head")) {
-                cs.add(sided("JDK_SPLIT", d, side));
-                cs.add(sided("INDEX_OF", d, side));
-                cs.add(sided("GUAVA", d, side));
+                cs.add(split("JDK_SPLIT", d, 10, side));
+                cs.add(split("INDEX_OF", d, 10, side));
             }
+            groups.add(new TrialSchedule.Group(String.format("g%02d", ++n), d, cs, List.of(step(1, 0, cs, lastLook)), lastLook,
+                    List.of(), false, List.of("split-2x"), Map.of()));
         }
-        List<TrialSchedule.Configuration> selected = cs.stream().filter(GATED::names).toList();
-        List<TrialSchedule.Group> groups = TrialSchedule.groups(selected, Techniques.Catalog.EMPTY, null);
-        groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
-        Random random = new Random(7);
-        TrialSchedule schedule = new TrialSchedule(groups, 3, null, null, () -> 0L)
-                .gate(new TrialSchedule.Gate(looks, 20));
-        schedule.run((c, g, trial, order) -> {
-            ran.add(g.id + "/" + trial + "/" + c.label());
-            double mean = c.params().get("variant").equals("INDEX_OF") ? 3.0 : 1.0;
-            if (c.params().get("delimiter").equals("||") && c.params().get("variant").equals("INDEX_OF")
-                    && "head".equals(c.side())) {
-                mean *= headFactor;
-            }
-            return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, mean * Math.exp(noise * random.nextGaussian())), 1);
-        });
-        assertEquals("gate", schedule.ended());
         return groups;
     }
 
+    /** A judge that keeps {@code open} open at every look and records the trial counts it was asked at. */
+    private static TrialSchedule.Judge judge(List<Integer> asked, java.util.function.IntFunction<Set<TrialSchedule.Configuration>> open) {
+        return trials -> {
+            asked.add(trials);
+            return new TrialSchedule.Look(open.apply(trials), List.of(Map.of("id", "split-2x", "decided", false)));
+        };
+    }
+
     @Test
-    void aGateRunMeasuresOnlyTheClaimedVariantsOnBothSidesAndStopsAtTheFirstLookThatDecides() throws Exception {
-        List<String> ran = new ArrayList<>();
-        List<TrialSchedule.Group> groups = gateRun(1.0, 0.03, ran);
-        assertEquals(2, groups.size());
+    void aGateStopsAGroupAtTheFirstLookThatLeavesNoneOfItsConfigurationsOpen() throws Exception {
+        List<TrialSchedule.Group> groups = gateGroups(20);
+        FakeForks forks = new FakeForks();
+        List<Integer> asked = new ArrayList<>();
+        TrialSchedule s = new TrialSchedule(groups, 3, null, false, () -> forks.now)
+                .gate(List.of(5, 10, 20), judge(asked, t -> Set.of()));
+        s.run(forks);
+        assertEquals(List.of(5), asked, "every check decided at the first look: no later look is judged");
         for (TrialSchedule.Group g : groups) {
-            assertEquals(4, g.members.size(), "INDEX_OF and JDK_SPLIT, base and head; GUAVA is not claimed");
-            assertEquals(1, g.checks.size());
-            assertEquals(5, g.trials, "an unchanged commit with quiet forks is decided at the first look");
+            assertEquals(5, g.trials);
             assertEquals("decided at 5 trials", g.ended);
-            PairedRatio change = g.change(g.checks.get(0));
-            assertTrue(change.low() > 0.8, "the change's 95% interval lies above 1 - margin: " + change);
         }
-        assertEquals(40, ran.size());
-        assertTrue(ran.stream().noneMatch(r -> r.contains("GUAVA")));
+        assertEquals(40, forks.ran.size());
+        assertEquals("gate", s.ended());
+        assertEquals(1, s.looksReached());
     }
 
     @Test
-    void aGroupThatTheFirstLookCannotDecideGoesOnToTheSecondAndAClearLossIsDecidedToo() throws Exception {
-        List<TrialSchedule.Group> lost = gateRun(0.5, 0.03, new ArrayList<>());
-        TrialSchedule.Group bars = lost.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
-        assertEquals(5, bars.trials);
-        assertTrue(bars.change(bars.checks.get(0)).high() < 0.8, "half the gain lost: decided as a loss");
-
-        List<TrialSchedule.Group> noisy = gateRun(0.8, 0.15, new ArrayList<>());
-        TrialSchedule.Group atMargin = noisy.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
-        assertEquals(10, atMargin.trials, "a change at the margin with noisy forks is not decided at 5 and runs to the last look");
-        assertTrue(List.of("decided at 10 trials", "undecided at the last look").contains(atMargin.ended), atMargin.ended);
+    void aGroupWithConfigurationsStillNeededGoesOnToTheNextLookWithJustThose() throws Exception {
+        List<TrialSchedule.Group> groups = gateGroups(20);
+        TrialSchedule.Group bars = groups.get(0);
+        Set<TrialSchedule.Configuration> still = new LinkedHashSet<>(bars.members.subList(0, 2));
+        FakeForks forks = new FakeForks();
+        List<Integer> asked = new ArrayList<>();
+        new TrialSchedule(groups, 3, null, false, () -> forks.now)
+                .gate(List.of(5, 10, 20), judge(asked, t -> t < 10 ? still : Set.of())).run(forks);
+        assertEquals(List.of(5, 10), asked);
+        assertEquals(10, bars.trials);
+        assertEquals("decided at 10 trials", bars.ended);
+        assertEquals(5, groups.get(1).trials, "the other group was decided at 5");
+        List<String> later = forks.ran.stream().filter(r -> r.startsWith("g01/") && Integer.parseInt(r.split("/")[1]) > 5).toList();
+        assertEquals(10, later.size(), "trials 6-10 ran the two configurations still needed: " + later);
+        assertTrue(later.stream().allMatch(r -> r.endsWith("/base")), later.toString());
     }
 
     @Test
-    void aGateJudgedByEachForksBestIterationStopsWhereItsBestIsQuietThoughItsMeanIsNot() throws Exception {
-        // every fork's mean wanders by 15% (slow spells of the core), its best iteration by 1%
-        for (String figure : List.of(TrialSchedule.BEST, TrialSchedule.PRIMARY)) {
-            List<TrialSchedule.Configuration> cs = new ArrayList<>();
-            for (String side : List.of("base", "head")) {
-                cs.add(sided("JDK_SPLIT", "||", side));
-                cs.add(sided("INDEX_OF", "||", side));
-            }
-            List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, null);
-            groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
-            Random random = new Random(11);
-            new TrialSchedule(groups, 3, null, null, () -> 0L).gate(new TrialSchedule.Gate(List.of(5, 10), 20, figure))
-                    .run((c, g, trial, order) -> {
-                        double speed = c.params().get("variant").equals("INDEX_OF") ? 3.0 : 1.0;
-                        return new TrialSchedule.Outcome(Map.of(
-                                TrialSchedule.PRIMARY, speed * Math.exp(0.15 * random.nextGaussian()),
-                                TrialSchedule.BEST, speed * 1.4 * Math.exp(0.01 * random.nextGaussian())), 1);
-                    });
-            TrialSchedule.Group g = groups.get(0);
-            if (figure.equals(TrialSchedule.BEST)) {
-                assertEquals("decided at 5 trials", g.ended, "the best iterations agree: decided at the first look");
-                assertTrue(g.change(g.checks.get(0), TrialSchedule.BEST).low() > 0.8);
-            } else {
-                assertEquals(10, g.trials, "the means wander: the first look cannot decide");
-            }
-        }
+    void aGateOfOneLookEndsEveryGroupThereDecidedOrNot() throws Exception {
+        List<TrialSchedule.Group> groups = gateGroups(5);
+        FakeForks forks = new FakeForks();
+        Set<TrialSchedule.Configuration> all = new LinkedHashSet<>(groups.get(0).members);
+        new TrialSchedule(groups, 3, null, false, () -> forks.now).gate(List.of(5), judge(new ArrayList<>(), t -> all))
+                .run(forks);
+        assertTrue(groups.stream().allMatch(g -> g.trials == 5), "one look: 5 trials, whatever the judge says");
+        assertEquals("undecided at the last look", groups.get(0).ended);
+        assertEquals("decided at 5 trials", groups.get(1).ended);
     }
 
     @Test
-    void aForksBestIterationIsItsHighestThroughputOrLowestTime() {
-        List<Object> raw = List.of(List.of(2.0, 3.5, 1.0));
-        assertEquals(3.5, TrialRun.best("thrpt", raw));
-        assertEquals(1.0, TrialRun.best("avgt", raw));
-        assertTrue(Double.isNaN(TrialRun.best("ss", raw)), "a single shot has no fast state");
-        assertTrue(Double.isNaN(TrialRun.best("thrpt", null)));
-    }
-
-    @Test
-    void aGateOfOneLookStopsEveryGroupThereDecidedOrNot() throws Exception {
-        List<TrialSchedule.Group> groups = gateRun(0.8, 0.15, new ArrayList<>(), List.of(5));
-        assertTrue(groups.stream().allMatch(g -> g.trials == 5), "one look: 5 trials, whatever the noise");
-        TrialSchedule.Group bars = groups.stream().filter(g -> g.first().params().get("delimiter").equals("||")).findFirst().orElseThrow();
-        assertEquals("undecided at the last look", bars.ended);
-    }
-
-    @Test
-    void eachLookIsJudgedAtOneMinusTheAlphaItSpends() {
-        // 0.9x at 5 trials, its 95% interval [0.81, 1.0]: above the 0.8 bar at one side of a 95%
-        // two-sided interval (level 0.975), below it at level 0.9875 (the half-width grows by
-        // t(0.9875, 4) / t(0.975, 4) = 1.26, so the low end falls to 0.788)
-        PairedRatio change = new PairedRatio(5, 0.9, 0.81, 1.0);
-        assertTrue(new TrialSchedule.Gate(List.of(5, 10), 20).decided(change));
-        assertFalse(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(change));
-        assertTrue(new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20).decided(new PairedRatio(5, 0.9, 0.85, 0.953)),
-                "a tighter interval clears the bar at level 0.9875 too");
-        TrialSchedule.Gate even = new TrialSchedule.Gate(List.of(5, 10, 15, 20), 20);
-        double[] four = even.bounds(change);
-        assertEquals(0.9875, even.level(0), 1e-12);
-        assertEquals(0.9875, even.levelAt(17), 1e-12);
-        assertEquals(0.9 * Math.exp(-Math.log(0.9 / 0.81) * 3.4954 / 2.7764), four[0], 1e-4);
-        assertEquals(0.9 * Math.exp(Math.log(0.9 / 0.81) * 3.4954 / 2.7764), four[1], 1e-4);
-        assertArrayEquals(new double[] {0.81, 1.0}, new TrialSchedule.Gate(List.of(5, 10), 20).bounds(change), 1e-12);
-
-        // uneven shares: a quarter of alpha at 5 and 10 trials, half at 20
-        TrialSchedule.Gate gate = new TrialSchedule.Gate(List.of(5, 10, 20), List.of(0.0125, 0.0125, 0.025), 20, TrialSchedule.PRIMARY);
-        assertEquals(0.9875, gate.levelAt(5), 1e-12);
-        assertEquals(0.9875, gate.levelAt(10), 1e-12);
-        assertEquals(0.975, gate.levelAt(20), 1e-12);
-        assertFalse(gate.decided(change), "at the first look the same change is judged at 0.9875");
-        PairedRatio twenty = new PairedRatio(20, 0.9, 0.81, 1.0);
-        assertTrue(gate.decided(twenty), "at the last look at 0.975: the 95% interval's own ends");
-        assertArrayEquals(new double[] {0.81, 1.0}, gate.bounds(twenty), 1e-12);
-    }
-
-    @Test
-    void aGateRefusesLooksThatSpendMoreThanAlphaOrDoNotRise() {
-        assertThrows(IllegalArgumentException.class,
-                () -> new TrialSchedule.Gate(List.of(5, 10), List.of(0.03, 0.03), 20, TrialSchedule.PRIMARY));
-        assertThrows(IllegalArgumentException.class,
-                () -> new TrialSchedule.Gate(List.of(10, 5), List.of(0.025, 0.025), 20, TrialSchedule.PRIMARY));
-        assertThrows(IllegalArgumentException.class,
-                () -> new TrialSchedule.Gate(List.of(5, 10), List.of(0.05), 20, TrialSchedule.PRIMARY));
-    }
-
-    @Test
-    void aCappedGateBringsTheLookThatDoesNotFitForwardToTheRoundsThatDo() throws Exception {
-        // every fork takes 10 s, so a trial of a split group (4 forks) 40 s and a round of both groups
-        // 80 s; noisy forks leave a loss at the margin undecided at 5 trials (400 s in), and the 5
-        // more trials of the look at 10 need 400 s more
+    void aCappedGateBringsTheLookThatDoesNotFitForwardToTheRoundsThatDoAndJudgesThere() throws Exception {
+        // a trial of a group (4 forks of 10 s) takes 40 s, a round of both groups 80 s; every check
+        // stays undecided, so the look at 10 needs 400 s more after the first 400
         for (long capSeconds : new long[] {450, 600, 3600}) {
-            List<TrialSchedule.Configuration> cs = new ArrayList<>();
-            for (String d : List.of("||", "::")) {
-                for (String side : List.of("base", "head")) {
-                    cs.add(sided("JDK_SPLIT", d, side));
-                    cs.add(sided("INDEX_OF", d, side));
-                }
-            }
-            List<TrialSchedule.Group> groups = TrialSchedule.groups(cs, Techniques.Catalog.EMPTY, null);
-            groups.forEach(g -> g.checks.addAll(TrialSchedule.checks(g.members, List.of(GATED))));
-            Random random = new Random(7);
-            long[] clock = {0};
-            new TrialSchedule(groups, 3, null, java.time.Duration.ofSeconds(capSeconds), () -> clock[0])
-                    .gate(new TrialSchedule.Gate(List.of(5, 10, 20), List.of(0.0125, 0.0125, 0.025), 20, TrialSchedule.PRIMARY))
-                    .run((c, g, trial, order) -> {
-                        clock[0] += 10_000_000_000L;
-                        double mean = c.params().get("variant").equals("INDEX_OF") ? 3.0 * 0.8 : 1.0;
-                        return new TrialSchedule.Outcome(Map.of(TrialSchedule.PRIMARY, mean * Math.exp(0.15 * random.nextGaussian())), 10);
-                    });
-            assertTrue(clock[0] / 1e9 <= Math.max(capSeconds, 400), "the cap is never overrun: " + clock[0] / 1e9 + " s");
+            List<TrialSchedule.Group> groups = gateGroups(20);
+            Set<TrialSchedule.Configuration> all = new LinkedHashSet<>();
+            groups.forEach(g -> all.addAll(g.members));
+            FakeForks forks = new FakeForks();
+            List<Integer> asked = new ArrayList<>();
+            new TrialSchedule(groups, 3, Duration.ofSeconds(capSeconds), false, () -> forks.now)
+                    .gate(List.of(5, 10, 20), judge(asked, t -> all)).run(forks);
+            assertTrue(forks.now / 1e9 <= Math.max(capSeconds, 400), "the cap is never overrun: " + forks.now / 1e9 + " s");
             for (TrialSchedule.Group g : groups) {
                 if (capSeconds == 450) {
                     assertEquals(5, g.trials, "400 s in, not one more round of 80 s fits in 450");
                     assertEquals("budget: undecided at 5 trials; the look at 10 needed 7 min more, past the 7-min cap", g.ended);
+                    assertEquals(List.of(5), asked);
                 } else if (capSeconds == 600) {
-                    assertEquals(7, g.trials, "400 s in, two rounds of 80 s fit in 600: the look at 10 is brought forward to 7");
-                    assertTrue(g.ended.matches("budget: (un)?decided at 7 trials, the look at 10 brought forward "
-                            + "\\(the look at 10 needed 7 min more, past the 10-min cap\\)"), g.ended);
+                    assertEquals(7, g.trials, "two rounds of 80 s fit in 600: the look at 10 is brought forward to 7");
+                    assertEquals("budget: undecided at 7 trials, the look at 10 brought forward "
+                            + "(the look at 10 needed 7 min more, past the 10-min cap)", g.ended);
+                    assertEquals(List.of(5, 7), asked, "the look brought forward is judged, by the scripts' rule");
                 } else {
-                    assertTrue(g.trials >= 10, "an hour lets the undecided groups go on to their looks: " + g.ended);
+                    assertEquals(20, g.trials, "an hour lets the undecided groups go on to the last look");
+                    assertEquals("undecided at the last look", g.ended);
+                    assertEquals(List.of(5, 10, 20), asked);
                 }
             }
         }
     }
 
     @Test
-    void aLookBroughtForwardIsJudgedAtTheStricterOfTheTwoLooksLevels() {
-        TrialSchedule.Gate gate = new TrialSchedule.Gate(List.of(5, 10, 20), List.of(0.0125, 0.0125, 0.025), 20, TrialSchedule.PRIMARY);
-        assertEquals(0.9875, gate.levelAt(7), 1e-12, "between 5 and 10: both spend 0.0125");
-        assertEquals(0.9875, gate.levelAt(15), 1e-12, "between 10 and 20: the look at 20 spends 0.025, the one at 10 less");
-        assertEquals(0.975, gate.levelAt(20), 1e-12);
-        assertEquals(0.975, gate.levelAt(25), 1e-12, "past the last look: the last look's");
-        assertEquals(0.9875, gate.levelAt(3), 1e-12, "below the first look: the first look's");
-        TrialSchedule.Gate falling = new TrialSchedule.Gate(List.of(5, 10), List.of(0.03, 0.01), 20, TrialSchedule.PRIMARY);
-        assertEquals(0.99, falling.levelAt(7), 1e-12, "a later look that spends less: its own, the stricter");
+    void aLookBroughtForwardThatDecidesEndsItsGroupsDecided() throws Exception {
+        List<TrialSchedule.Group> groups = gateGroups(20);
+        Set<TrialSchedule.Configuration> all = new LinkedHashSet<>();
+        groups.forEach(g -> all.addAll(g.members));
+        FakeForks forks = new FakeForks();
+        new TrialSchedule(groups, 3, Duration.ofSeconds(600), false, () -> forks.now)
+                .gate(List.of(5, 10, 20), judge(new ArrayList<>(), t -> t < 7 ? all : Set.of())).run(forks);
+        for (TrialSchedule.Group g : groups) {
+            assertEquals("budget: decided at 7 trials, the look at 10 brought forward "
+                    + "(the look at 10 needed 7 min more, past the 10-min cap)", g.ended);
+        }
     }
 }
