@@ -60,8 +60,8 @@ import org.openjdk.jmh.runner.IterationType;
 // so three warm-up iterations leave margin. Four measured iterations of three seconds (12 s instead of
 // 27; each fork about 40 s) still hold several young collections even for the off-heap variants, whose
 // young generation fills only every second or two (every one of the pilot's iterations had a pause),
-// so every pause figure stays above 0. At least three trials (@Fork: each group's minimum in the trial
-// schedule): the pause figures are precise after three, the throughput ratios get more from the budget.
+// so every pause figure stays above 0. At least three trials (min_trials in scripts/techniques/cache.json;
+// @Fork is JMH's fork count, for -Djmh.f): the pause figures are precise after three.
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 4, time = 3)
 public class CacheBenchmark extends BenchmarkDefaults {

@@ -38,9 +38,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 // 10M, most of it building the table; its iterations already agree to 3-6% and show no trend (the
 // first measured over the last two: 0.90-1.21), while LONG_KEY's two forks differed by 16% (11.1 and
 // 13.1 ops/us). So the replication goes into forks: 5 measured iterations instead of 10 (a fork's
-// mean is as good, each fork 5 s cheaper), and at least 4 trials (@Fork, read by the trial schedule
-// as each group's minimum; 4 x 4 variants x ~20 s is about 5 minutes of the default run's 35), with
-// more from the budget until the figure is within its precision.
+// mean is as good, each fork 5 s cheaper), and at least 4 trials (min_trials in
+// scripts/techniques/keys.json; @Fork is JMH's fork count, for -Djmh.f): 4 x 4 variants x ~20 s is
+// about 5 minutes.
 // Ten million String keys retain about 1.3 GB; 6 GB leaves room for the key arrays and the garbage of
 // the build. Parallel GC because its used heap after System.gc() is the live objects' bytes, where G1
 // rounds each array of half a region or more up to whole regions (it doubled the bytes of a 100k-entry

@@ -45,8 +45,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 // 9-14 s (body) and 7 s (request), JVM start and setup included, so forks are cheap here. The heap
 // figures (bytesPerSample, bytesPerRequest) come from the setup and agreed between forks to 0.1%; the
 // timings' forks differed by up to 30% (body CONSUME 3.1 and 4.2 ops/us) with iterations within a fork
-// agreeing to 1-15%. Warm-up and measurement stay; at least 5 trials (@Fork, each group's minimum in
-// the trial schedule) replicate the JIT outcome, as request's 5 forks already did. Parallel GC for every
+// agreeing to 1-15%. Warm-up and measurement stay; at least 5 trials (min_trials in latency.json; @Fork
+// is JMH's fork count) replicate the JIT outcome, as request's 5 forks already did. Parallel GC for every
 // method because its used heap after System.gc() is the live objects' bytes (see Heap); 2 GB holds
 // the largest state, ten million boxed values (~200 MB) beside the copy a summary sorts.
 @Fork(value = 5, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC"})

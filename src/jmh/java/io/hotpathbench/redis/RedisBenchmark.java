@@ -49,7 +49,7 @@ import redis.clients.jedis.Jedis;
 // server's start and the load of the key space cost 4-6 s before the first iteration (4 s at 100 B,
 // about 6 s at 1 KiB), and a fork's one measured 1 s iteration came out 0.6x to 1.9x of its one
 // 1 s warm-up: single loopback iterations wander. So forks, not long iterations, carry the
-// replication: five forks (JMH's default) as the minimum trials, three 1 s warm-ups, five 1 s
+// replication: five trials (min_trials in redis.json; @Fork, JMH's default 5), three 1 s warm-ups, five 1 s
 // measured iterations to average the wandering within a fork; a batched trial (four forks) then
 // costs about 55 s and a connection trial about 27 s.
 @Fork(value = 5, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"})

@@ -32,9 +32,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 // 0.11 against 0.35 ops/us) after 3 s: five warm-up iterations give it that margin for 2 s more per
 // fork. Within a fork the iterations agree to 1-4% once warm, while forks differ: INDEX_OF runs at
 // about 1.3 ops/us in most forks and 1.0-1.1 in some (8 forks on another machine: 2 slow, 6 fast).
-// With five trials there is about a 24% chance that no fork lands in the slow mode and a run stops
-// early with a figure about 5% too high, so each group runs at least 8 trials (@Fork, each group's
-// minimum in the trial schedule; 0.75^8 = 10%).
+// With five trials there is about a 24% chance that no fork lands in the slow mode and the figure
+// comes out about 5% too high, so each group runs at least 8 trials (min_trials in
+// scripts/techniques/split.json; 0.75^8 = 10%), and -Djmh.f runs 8 forks (@Fork, JMH's meaning).
 @Fork(value = 8, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseG1GC"})
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 6, time = 400, timeUnit = TimeUnit.MILLISECONDS)

@@ -92,7 +92,7 @@ public class ValidatorBenchmark extends BenchmarkDefaults {
     // 1.6-1.7 ms after the 30 s of warm-up), so every variant still warms up for 15 two-second
     // iterations; the others are steady after 6 s. A fork costs 42 s. After the warm-up a fork's
     // iterations agree to 1-12%, and forks differ by 2% (SHARED) to 9% (PER_CALL): at least 4 trials
-    // (@Fork, each group's minimum in the trial schedule), with more from the budget.
+    // (min_trials in scripts/techniques/validation.json; @Fork is JMH's fork count, for -Djmh.f).
     @Fork(4)
     @Warmup(iterations = 15, time = 2)
     @Measurement(iterations = 5, time = 2)
