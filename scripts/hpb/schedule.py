@@ -236,7 +236,8 @@ def schedule(request, suite: Suite) -> dict:
     groups = []
     for n, e in enumerate(entries, 1):
         gid = f"g{n:02d}"
-        minimum = trials if trials is not None else _min_trials(e, suite, confs)
+        # a gate group runs at least to its first look; the others to their technique's minimum
+        minimum = _gate(options)["looks"][0] if gate else trials if trials is not None else _min_trials(e, suite, confs)
         mine = [c for c in cited if c["group"] is e]
         headline = any(c["headline"] for c in mine)
         members = e["members"]

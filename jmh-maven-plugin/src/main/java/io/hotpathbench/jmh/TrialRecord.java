@@ -78,7 +78,7 @@ final class TrialRecord {
      */
     static Map<String, Object> gate(TrialSchedule schedule, Map<?, ?> rule) {
         Map<String, Object> m = new LinkedHashMap<>();
-        rule.forEach((k, v) -> m.put(String.valueOf(k), v));
+        rule.forEach((k, v) -> m.put(String.valueOf(k), "looks".equals(k) ? whole(v) : v));
         m.put("capMinutes", schedule.budget() == null ? null : schedule.budget().toSeconds() / 60.0);
         m.put("looksReached", schedule.looksReached());
         List<Object> checks = new ArrayList<>();
@@ -87,7 +87,7 @@ final class TrialRecord {
             c.put("claim", k.get("id"));
             c.put("group", groupOf(schedule, k.get("configurations")));
             c.put("params", k.get("params"));
-            c.put("n", k.get("n"));
+            c.put("n", whole(k.get("n")));
             c.put("decided", k.get("decided"));
             c.put("outcome", k.get("outcome"));
             checks.add(c);
@@ -105,6 +105,17 @@ final class TrialRecord {
             }
         }
         return null;
+    }
+
+    /** Trial counts as whole numbers, as the scripts wrote them (JSON read back gives every number as a double). */
+    private static Object whole(Object v) {
+        if (v instanceof Double d && d == Math.rint(d)) {
+            return d.longValue();
+        }
+        if (v instanceof List<?> list) {
+            return list.stream().map(TrialRecord::whole).toList();
+        }
+        return v;
     }
 
     static Map<String, Object> configuration(TrialSchedule.Configuration c) {
