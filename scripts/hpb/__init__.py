@@ -9,6 +9,9 @@
     evidence  which runs are evidence of which code (full runs, code fingerprints, pools)
     verdicts  claims and targets on one run; forks paired by trial
     figures   cited figures (decided, equivalent, undecided), published figures, reproduce, assemble
+    rule      the gate's rule and the schedule's counts, from suite.json (twocommit judges by them)
+    schedule  what a trials run measures and when a gate's group stops: the plugin asks it via plan.py
+    breadth   the gate's rule for every cited figure and claim beside the gated gains
     markdown  number formatting and the one Markdown table writer
     charts    chart rendering (matplotlib, Agg)
 
