@@ -5,9 +5,8 @@ A fork's figure is the mean of its measured iterations, or, for the gate's fast 
 its best iteration: the highest throughput or the lowest time. In a trials run a configuration's k-th
 fork ran in its group's trial `trials[k]`, back to back with the other members of its group, so two
 configurations pair by trial; the figure and interval over the pairs are stats.py's (one interval
-method, one t quantile; their names stay importable from here).
- The plugin computes no
-figure; it schedules the forks (scripts/plan.py tells it what to run).
+method, one t quantile; their names stay importable from here). The plugin computes no figure; it schedules the forks
+(scripts/plan.py tells it what to run).
 
 A fork is "disturbed" when the CPU time the hypervisor stole plus the CPU time other processes used
 during its iterations (noise.steal + noise.other, each a share of the machine's CPU time, written by
