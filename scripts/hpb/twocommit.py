@@ -369,7 +369,7 @@ def gain_rows(by: dict, suite: Suite) -> list:
 def look(run: Run, suite: Suite) -> dict:
     """What the plugin asks at each look of a -Djmh.gate run (through scripts/plan.py, with the forks
     merged so far): {"open": [configurations still needed by an undecided check], "checks": [{"id",
-    "params", "decided", "outcome", "n"}]}. A configuration is {"benchmark", "mode", "params" (without
+    "params", "decided", "outcome", "n", "configurations"}]} (a gain check's id is its claim's). A configuration is {"benchmark", "mode", "params" (without
     the side), "side"}; a check's configurations are open on both sides. The run is judged as gate.py
     judges it (judge, on the fast-state figure when the run was made with -Djmh.gateFigure=best):
     gated claims' gains and every breadth row that can still move (hpb.breadth) hold their
@@ -385,13 +385,14 @@ def look(run: Run, suite: Suite) -> dict:
         if v.outcome == "not_run":
             continue
         decided = bool(v.extra.get("decided", True))
-        checks.append({"id": f"{v.check}:{v.id or v.subject}", "params": dict(v.params or {}), "decided": decided,
-                       "outcome": v.outcome, "n": v.extra.get("n", 0)})
+        configs = [{"benchmark": key["benchmark"], "mode": key["mode"], "params": dict(key["params"]), "side": side}
+                   for key in v.extra.get("configs", []) for side in SIDES]
+        checks.append({"id": v.id if v.check == "gain" else f"{v.check}:{v.id or v.subject}",
+                       "params": dict(v.params or {}), "decided": decided, "outcome": v.outcome,
+                       "n": v.extra.get("n", 0), "configurations": configs})
         if not decided:
-            for key in v.extra.get("configs", []):
-                for side in SIDES:
-                    k = {"benchmark": key["benchmark"], "mode": key["mode"], "params": dict(key["params"]), "side": side}
-                    wanted[json.dumps(k, sort_keys=True)] = k
+            for k in configs:
+                wanted[json.dumps(k, sort_keys=True)] = k
     n = max((len(r.trials) for r in run.results), default=0)
     last = isinstance(rule.looks[-1], int) and n >= rule.looks[-1]
     return {"open": [] if last or capped(run) else list(wanted.values()), "checks": checks}

@@ -109,7 +109,8 @@ def test_a_loss_between_the_thresholds_holds_its_group_open_and_fails_at_the_las
     assert row.outcome == "inconclusive" and not row.extra["decided"] and "open to the next look" in row.reason
     asked = twocommit.look(early, suite)
     assert {k["params"]["variant"] for k in asked["open"]} >= {"SHORT_ARRAY"}
-    assert all(set(k) == {"benchmark", "mode", "params"} and "side" not in k["params"] for k in asked["open"])
+    assert all(set(k) == {"benchmark", "mode", "params", "side"} and k["side"] in ("head", "base")
+               and "side" not in k["params"] for k in asked["open"])
     assert [c for c in asked["checks"] if not c["decided"]]
     late = run_of(RECORD, 20, ["latency-record"], change=lambda c: 0.80 if c[1]["variant"] == "SHORT_ARRAY" else 1.0,
                   sd=0.5, seed=3)

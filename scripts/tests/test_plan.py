@@ -222,8 +222,9 @@ def gate_run(tmp_path, suite, edit=None, looks=None):
     return dst
 
 
-def check_of(answer):
-    (c,) = answer["checks"]
+def check_of(answer, claim="split-indexof-2char-2x"):
+    """The gated claim's gain check among the look's checks (its time and allocation rows are others)."""
+    (c,) = [c for c in answer["checks"] if c["id"] == claim]
     return c
 
 
@@ -245,7 +246,7 @@ def test_a_look_judges_each_check_by_the_rule_and_keeps_open_only_what_an_undeci
 def test_a_look_keeps_a_noisy_check_open_and_closes_a_clear_loss(suite, tmp_path):
     noisy = schedule.look({"contract": 1, "result": str(gate_run(tmp_path, suite, edit=[1.0, 0.55, 1.3]))}, suite)
     assert check_of(noisy)["outcome"] == "inconclusive" and not check_of(noisy)["decided"]
-    assert len(noisy["open"]) == 4 and all(k["side"] in ("base", "head") and "side" not in k["params"] for k in noisy["open"])
+    assert len(noisy["open"]) >= 4 and all(k["side"] in ("base", "head") and "side" not in k["params"] for k in noisy["open"])
     lost = schedule.look({"contract": 1, "result": str(gate_run(tmp_path, suite, edit=[0.5, 0.5, 0.5], looks=[3]))}, suite)
     assert check_of(lost)["outcome"] == "regression" and lost["open"] == []
 
@@ -276,10 +277,9 @@ def test_a_look_on_the_fast_state_needs_forks_of_many_iterations(suite, tmp_path
 def test_the_gates_constants_are_suite_jsons(suite):
     r = suite.raw["rule"]
     assert twocommit.LOOKS == tuple(r["looks"]) and twocommit.SPEND == tuple(r["spend"])
-    assert (twocommit.MARGIN_PCT, twocommit.ALPHA, twocommit.TIME_ALPHA, twocommit.ALLOC_ALPHA) == \
-        (r["margin_pct"], r["alpha"], r["time_alpha"], r["alloc_alpha"])
+    assert (twocommit.MARGIN_PCT, twocommit.ALPHA, twocommit.TIME_ALPHA) == (r["margin_pct"], r["alpha"], r["time_alpha"])
     assert twocommit.FAST_STATE_MIN_ITERATIONS == r["fast_state_min_iterations"]
-    assert (twocommit.ALLOC_MIN_BYTES, twocommit.ALLOC_MIN_PCT) == (suite.regression["alloc_min_bytes"], suite.regression["alloc_min_pct"])
+    assert "alloc_alpha" not in r, "allocation is the breadth rule's (suite.json breadth), written once"
     for k in rule.RULE_KEYS:
         assert r[k + "_why"].strip(), f"rule.{k} says why"
 
