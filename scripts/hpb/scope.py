@@ -73,13 +73,15 @@ class Scope:
 MEASURED = ("benchmark", "variant_param", "baseline", "size_param", "method_pairs", "metrics", "cited", "claims",
             "warmup", "uses")
 PROSE = frozenset({"_doc", "label", "why", "doc", "point_score"})
+# A claim's `ci` names the pass that measures it; a renamed pass measures the same configurations.
+PASS_NAME = "ci"
 
 
 def measured_part(value, top=True):
     """A technique file (parsed JSON) cut to what the gate measures and judges (MEASURED, without prose)."""
     if isinstance(value, dict):
         return {k: measured_part(v, False) for k, v in value.items()
-                if k not in PROSE and (not top or k in MEASURED)}
+                if k not in PROSE and (top or k != PASS_NAME) and (not top or k in MEASURED)}
     if isinstance(value, list):
         return [measured_part(v, False) for v in value]
     return value
