@@ -55,7 +55,7 @@ import java.util.stream.Stream;
  * both dead) are removed by the next {@link #start()}.
  *
  * <p>Two counters place a cost on the server's side: {@link #serverCpuSeconds()}, the CPU time of
- * the server's processes from {@code /proc/<pid>/stat}, and {@link #walSyncs()}, the WAL syncs of
+ * the server's processes from {@code /proc}, and {@link #walSyncs()}, the WAL syncs of
  * {@code pg_stat_wal} (PostgreSQL 14 and later).
  *
  * <p>When no server can start, {@link #start()} throws {@link Unavailable}, whose message is one
@@ -187,7 +187,8 @@ public final class LocalPostgres implements AutoCloseable {
         static final String INSTALL = "install PostgreSQL 14 or later (Debian/Ubuntu: apt-get install postgresql, as .ci/run does; "
                 + "elsewhere put its bin folder, with postgres and initdb, on the PATH)";
 
-        Unavailable(String message) {
+        /** {@code message}, one line, after the marker: what is missing and how to get it. */
+        public Unavailable(String message) {
             super(MARKER + message);
         }
     }
@@ -297,16 +298,37 @@ public final class LocalPostgres implements AutoCloseable {
 
     /**
      * CPU seconds (user and system) the server's processes have used since it started: the
-     * postmaster's and every live descendant's own time and that of their exited children
-     * ({@code /proc/<pid>/stat} fields 14-17), so backends that came and went count too. Resolution:
-     * one clock tick (10 ms on Linux).
+     * postmaster's and every live descendant's own time ({@code /proc/<pid>/schedstat}, in
+     * nanoseconds; {@code /proc/<pid>/stat}'s clock ticks where the kernel keeps no schedstat) and
+     * that of their exited children ({@code /proc/<pid>/stat}'s cutime and cstime, in clock ticks,
+     * 10 ms on Linux), so backends that came and went count too.
      */
     public double serverCpuSeconds() {
-        long ticks = cpuTicks(serverPid);
-        try (Stream<ProcessHandle> tree = ProcessHandle.of(serverPid).stream().flatMap(ProcessHandle::descendants)) {
-            ticks += tree.mapToLong(p -> cpuTicks(p.pid())).sum();
+        return treeNanos(serverPid) / 1e9;
+    }
+
+    /** {@link #cpuNanos} of a process and of its descendants, found through /proc's children lists. */
+    static long treeNanos(long pid) {
+        long nanos = cpuNanos(pid);
+        for (long child : children(pid)) {
+            nanos += treeNanos(child);
         }
-        return (double) ticks / CLOCK_TICKS;
+        return nanos;
+    }
+
+    /**
+     * The children of {@code pid}, from {@code /proc/<pid>/task/<pid>/children} (a scan of one small
+     * file, where {@link ProcessHandle#children()} reads every process on the machine); ProcessHandle's
+     * answer where that file does not exist.
+     */
+    static long[] children(long pid) {
+        try {
+            String list = Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(pid), "children"),
+                    StandardCharsets.US_ASCII).trim();
+            return list.isEmpty() ? new long[0] : Arrays.stream(list.split(" ")).mapToLong(Long::parseLong).toArray();
+        } catch (IOException | RuntimeException e) {
+            return ProcessHandle.of(pid).stream().flatMap(ProcessHandle::children).mapToLong(ProcessHandle::pid).toArray();
+        }
     }
 
     /**
@@ -347,10 +369,12 @@ public final class LocalPostgres implements AutoCloseable {
     }
 
     /**
-     * The median time, in microseconds, of an 8 KiB write followed by {@code fdatasync} (PostgreSQL's
-     * default {@code wal_sync_method}) in the data directory's file system, over 50 of them: what one
-     * WAL flush costs there at least. Tens of microseconds or less means the sync reaches no disk
-     * (tmpfs, a volatile write cache) and synchronous commit is nearly free.
+     * The median time, in microseconds, of rewriting one 8 KiB block of a file followed by
+     * {@code fdatasync} (PostgreSQL's default {@code wal_sync_method}, on a file whose size does not
+     * change, as a WAL segment's), over 50 of them, in the data directory's file system: what one WAL
+     * flush costs there at least, pg_test_fsync's "one 8kB write" figure. Tens of microseconds or
+     * less means the sync reaches no disk (tmpfs, a volatile write cache) and synchronous commit is
+     * nearly free.
      */
     public double syncMicros() {
         int times = 50;
@@ -358,10 +382,13 @@ public final class LocalPostgres implements AutoCloseable {
         long[] nanos = new long[times];
         ByteBuffer page = ByteBuffer.allocate(8192);
         try (FileChannel channel = FileChannel.open(probe, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(page, 0);
+            channel.force(true);
             for (int i = 0; i < times; i++) {
                 page.clear();
+                page.put(0, (byte) i);
                 long start = System.nanoTime();
-                channel.write(page, (long) i * page.capacity());
+                channel.write(page, 0);
                 channel.force(false);
                 nanos[i] = System.nanoTime() - start;
             }
@@ -703,22 +730,33 @@ public final class LocalPostgres implements AutoCloseable {
         }
     }
 
-    /** User and system clock ticks of one process and of its exited children; 0 if it is gone. */
-    static long cpuTicks(long pid) {
-        String stat;
+    /** CPU nanoseconds of one process (its own, and its exited children's); 0 if it is gone. */
+    static long cpuNanos(long pid) {
+        long[] times;
         try {
-            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-        } catch (IOException e) {
+            times = parseTimes(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII));
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
-        return parseCpuTicks(stat);
+        long tick = 1_000_000_000L / CLOCK_TICKS;
+        long own;
+        try {
+            String schedstat = Files.readString(Path.of("/proc", Long.toString(pid), "schedstat"), StandardCharsets.US_ASCII);
+            own = Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+        } catch (IOException | RuntimeException e) {
+            own = (times[0] + times[1]) * tick;
+        }
+        return own + (times[2] + times[3]) * tick;
     }
 
-    /** utime + stime + cutime + cstime of a /proc/<pid>/stat line (fields 14-17; the command in field 2 may hold spaces). */
-    static long parseCpuTicks(String stat) {
+    /**
+     * utime, stime, cutime and cstime, in clock ticks, of a /proc/<pid>/stat line (fields 14-17; the
+     * command in field 2 may hold spaces and parentheses).
+     */
+    static long[] parseTimes(String stat) {
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
         // f[0] is field 3 (state): field n is f[n - 3]
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+        return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
     }
 
     private static long clockTicks() {

@@ -1,5 +1,6 @@
 package io.hotpathbench.postgres;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -165,6 +166,16 @@ class LocalPostgresTest {
      */
     @Test
     void aKilledJvmLeavesNoServerAndNoDataDirectory() throws Exception {
+        stopAChildJvmHoldingAServer("KILL");
+    }
+
+    /** Ctrl-C (SIGINT): the JVM's shutdown hook stops the server and removes the data directory. */
+    @Test
+    void anInterruptedJvmLeavesNoServerAndNoDataDirectory() throws Exception {
+        stopAChildJvmHoldingAServer("INT");
+    }
+
+    private static void stopAChildJvmHoldingAServer(String signal) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Holder.class.getName())
                 .redirectErrorStream(true).start();
@@ -189,8 +200,8 @@ class LocalPostgresTest {
             root = Path.of(words[2]);
             assertTrue(LocalPostgres.alive(pid) && Files.isDirectory(root));
             assertFalse(jvm.descendants().anyMatch(p -> p.pid() == pid), "the server is no descendant of its JVM");
-            jvm.destroyForcibly();
-            jvm.waitFor(10, TimeUnit.SECONDS);
+            new ProcessBuilder("kill", "-" + signal, Long.toString(jvm.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            assertTrue(jvm.waitFor(30, TimeUnit.SECONDS), "the child JVM did not exit on SIG" + signal);
         } finally {
             jvm.destroyForcibly();
         }
@@ -201,7 +212,7 @@ class LocalPostgresTest {
         assertGone(pid, root);
     }
 
-    /** What the killed JVM of {@link #aKilledJvmLeavesNoServerAndNoDataDirectory} runs. */
+    /** What the child JVM of {@link #stopAChildJvmHoldingAServer} runs. */
     public static final class Holder {
         public static void main(String[] args) throws Exception {
             LocalPostgres held = LocalPostgres.start();
@@ -259,11 +270,13 @@ class LocalPostgresTest {
     }
 
     @Test
-    void cpuTicksAreReadPastACommandWithSpacesAndParentheses() {
+    void cpuTimesAreReadPastACommandWithSpacesAndParentheses() {
         String stat = "4242 (postgres: hpb (x) idle) S 1 4242 4242 0 -1 4194560 500 0 0 0 7 3 11 13 20 0 1 0 100 0 0";
-        assertEquals(7 + 3 + 11 + 13, LocalPostgres.parseCpuTicks(stat));
-        assertTrue(LocalPostgres.cpuTicks(ProcessHandle.current().pid()) > 0);
-        assertEquals(0, LocalPostgres.cpuTicks(Long.MAX_VALUE));
+        assertArrayEquals(new long[] {7, 3, 11, 13}, LocalPostgres.parseTimes(stat));
+        assertTrue(LocalPostgres.cpuNanos(ProcessHandle.current().pid()) > 0);
+        assertEquals(0, LocalPostgres.cpuNanos(Long.MAX_VALUE));
+        assertTrue(LocalPostgres.treeNanos(server.pid()) >= LocalPostgres.cpuNanos(server.pid()));
+        assertTrue(LocalPostgres.children(server.pid()).length >= 3, "the postmaster's background processes");
     }
 
     private static Path fakeBin(Path bin) throws IOException {
