@@ -104,7 +104,7 @@ final class Against implements AutoCloseable {
                 throw new MojoFailureException(what + ": timed out after " + seconds + " s");
             }
             if (p.exitValue() != 0) {
-                throw new MojoFailureException(what + ": " + RunMojo.firstError(new String(out, StandardCharsets.UTF_8)));
+                throw new MojoFailureException(what + ": " + JmhProcess.firstError(new String(out, StandardCharsets.UTF_8)));
             }
         } catch (IOException e) {
             throw new MojoFailureException(what + ": " + e.getMessage());
@@ -123,7 +123,7 @@ final class Against implements AutoCloseable {
     /** The jmh-core version on this side's class path, to refuse mixing two JMH versions in one file. */
     String jmhVersion() {
         List<String> elements = new ArrayList<>(List.of(classpath.split(File.pathSeparator)));
-        return RunMojo.jmhVersion(elements);
+        return JmhProcess.jmhVersion(elements);
     }
 
     @Override

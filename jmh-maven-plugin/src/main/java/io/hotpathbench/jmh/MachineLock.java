@@ -11,7 +11,8 @@ import org.apache.maven.plugin.MojoFailureException;
 /**
  * JMH's machine-wide lock ({@code /tmp/jmh.lock}), held by the plugin for a whole trial schedule:
  * the forks it starts set {@code jmh.ignoreLock} for their own JMH process, so between two forks no other JMH
- * run can slip in. The operating system releases it if Maven dies.
+ * run can slip in. The operating system releases it if Maven dies. With {@code -Djmh.f} JMH takes
+ * the lock itself; {@link #check} only fails early, in one line, when another run holds it.
  */
 final class MachineLock implements AutoCloseable {
 
@@ -40,6 +41,22 @@ final class MachineLock implements AutoCloseable {
         } catch (IOException e) {
             close(ch);
             throw new MojoFailureException("cannot take JMH's lock " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Fails early, with a clear line, when another JMH process holds JMH's machine-wide lock. */
+    static void check(Path file) throws MojoFailureException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock held = ch.tryLock();
+            if (held == null) {
+                throw new MojoFailureException("another JMH run holds " + file
+                        + "; wait for it to finish (never run two JMH processes at once)");
+            }
+            held.release();
+        } catch (OverlappingFileLockException e) {
+            throw new MojoFailureException("another JMH run in this JVM holds " + file);
+        } catch (IOException e) {
+            // Cannot open the lock file: JMH itself will report the problem.
         }
     }
 

@@ -4,17 +4,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -32,18 +25,27 @@ import org.apache.maven.project.MavenProject;
 import org.apache.maven.toolchain.ToolchainManager;
 
 /**
- * {@code mvn jmh:run}: compiles main, test and benchmark sources, forks
- * {@code java -cp <test classpath> org.openjdk.jmh.Main} with the options mapped from
- * {@code -Djmh.*} (see {@link JmhOptions}), streams JMH's output and stores the JSON result plus a
- * provenance file under {@code results/}. JMH runs on Maven's JDK, or on the JDK toolchain
- * {@code -Djmh.jdk=N} names, and its forks inherit that JVM unless {@code -Djmh.jvm=PATH} gives
- * them another. Every failure is one line.
+ * {@code mvn jmh:run}: compiles main, test and benchmark sources, selects benchmarks and JMH options
+ * from {@code -Djmh.*} ({@link JmhOptions}) and runs them one of two ways, holding JMH's machine
+ * lock, then stores JMH's JSON result and a provenance file under {@code results/}.
+ *
+ * <ul>
+ *   <li><b>Trials</b> (the default, {@link TrialRun}): every fork is its own JMH process; the forks
+ *       of the configurations one comparison needs run back to back in a random order, trial after
+ *       trial, until the trials asked for are made or the budget is spent; with
+ *       {@code -Djmh.against=REF} beside the same configurations built at REF ({@link Against}).
+ *       The forks are merged into one JMH JSON by JMH's own writer, and the provenance records the
+ *       schedule (docs/protocol.md).
+ *   <li><b>JMH's own fork order</b> ({@code -Djmh.f=N}): one {@code java -cp <test classpath>
+ *       org.openjdk.jmh.Main} process with the mapped options, every fork of a configuration back to
+ *       back, as JMH runs them anywhere else; its output is streamed as it comes.
+ * </ul>
+ * JMH runs on Maven's JDK, or on the JDK toolchain {@code -Djmh.jdk=N} names, and its forks inherit
+ * that JVM unless {@code -Djmh.jvm=PATH} gives them another. Every failure is one line.
  */
 @Mojo(name = "run", requiresDependencyResolution = ResolutionScope.TEST, threadSafe = false)
 @Execute(phase = LifecyclePhase.TEST_COMPILE)
 public class RunMojo extends AbstractMojo {
-
-    static final String JMH_MAIN = "org.openjdk.jmh.Main";
 
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     private MavenProject project;
@@ -77,7 +79,7 @@ public class RunMojo extends AbstractMojo {
         try {
             List<String> elements = project.getTestClasspathElements();
             classpath = String.join(File.pathSeparator, elements);
-            jmhVersion = jmhVersion(elements);
+            jmhVersion = JmhProcess.jmhVersion(elements);
         } catch (Exception e) {
             throw new MojoFailureException("cannot resolve the test classpath: " + e.getMessage(), e);
         }
@@ -100,7 +102,7 @@ public class RunMojo extends AbstractMojo {
             getLog().warn("could not probe the fork JVM (" + probe.error() + "); provenance will rely on JMH's result");
         }
 
-        List<String> all = listBenchmarks(java, classpath);
+        List<String> all = JmhProcess.listBenchmarks(java, classpath);
         if (all.isEmpty()) {
             throw new MojoFailureException("no benchmarks were compiled: is src/jmh/java on the test source path?");
         }
@@ -118,7 +120,7 @@ public class RunMojo extends AbstractMojo {
             }
             return;
         }
-        checkLock(lockFile);
+        MachineLock.check(lockFile);
         Instant start = Instant.now();
         ResultFiles files;
         try {
@@ -127,7 +129,7 @@ public class RunMojo extends AbstractMojo {
             throw new MojoFailureException("cannot create " + resultsDir + ": " + e.getMessage(), e);
         }
 
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, JMH_MAIN));
+        List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, JmhProcess.JMH_MAIN));
         List<String> jmhArgs = options.arguments(files.partial().toString());
         command.addAll(jmhArgs);
         getLog().info("JMH " + jmhVersion + ": " + selected.size() + " benchmark method(s), results -> "
@@ -139,12 +141,12 @@ public class RunMojo extends AbstractMojo {
         String tail = lastOutput.toString();
         if (exit != 0) {
             files.discard();
-            throw new MojoFailureException(failureReason(exit, tail));
+            throw new MojoFailureException(JmhProcess.failureReason(exit, tail));
         }
 
         ForkJvm.Described described = ForkJvm.describe(files.partial(), getLog()::warn);
 
-        Map<String, Object> provenance = provenance(files, start, end, git, selectedBy, forkJava, probe, described,
+        Map<String, Object> provenance = Provenance.of(files, start, end, git, selectedBy, forkJava, probe, described,
                 jmhVersion, java, jmhArgs, properties, selected);
         try {
             files.publish(Json.write(provenance));
@@ -156,56 +158,7 @@ public class RunMojo extends AbstractMojo {
         getLog().info("provenance: " + base.relativize(files.provenance().toAbsolutePath()));
     }
 
-    /** The provenance every run writes: when, which commit, which JDK and JVM options, which host, which JMH options. */
-    static Map<String, Object> provenance(ResultFiles files, Instant start, Instant end, Environment.Git git,
-                                          String selectedBy, String forkJava, Environment.Probe probe,
-                                          ForkJvm.Described described, String jmhVersion, String java, List<String> jmhArgs,
-                                          Map<String, String> properties, List<String> selected) {
-        Map<String, Object> provenance = new LinkedHashMap<>();
-        provenance.put("result", files.result().getFileName().toString());
-        provenance.put("status", "complete");
-        provenance.put("startedUtc", start.toString());
-        provenance.put("finishedUtc", end.toString());
-        provenance.put("durationSeconds", Duration.between(start, end).toSeconds());
-        Map<String, Object> gitInfo = new LinkedHashMap<>();
-        gitInfo.put("commit", git.commit());
-        gitInfo.put("dirty", git.dirty());
-        gitInfo.put("branch", git.branch());
-        provenance.put("git", gitInfo);
-        provenance.put("jdk", ForkJvm.jdk(selectedBy, forkJava, probe, described.jvms(), described.unreadable()));
-        Map<String, Object> forks = new LinkedHashMap<>();
-        forks.put("jvms", described.jvms());
-        forks.put("jvmArgs", described.jvmArgs());
-        provenance.put("forks", forks);
-        provenance.put("mavenJdk", Environment.mavenJdk(ManagementFactory.getRuntimeMXBean().getInputArguments()));
-        provenance.put("host", Environment.host());
-        Map<String, Object> jmh = new LinkedHashMap<>();
-        jmh.put("version", jmhVersion);
-        jmh.put("launcher", java);
-        jmh.put("arguments", jmhArgs);
-        jmh.put("mavenProperties", new TreeMap<>(properties));
-        jmh.put("benchmarks", selected);
-        provenance.put("jmh", jmh);
-        return provenance;
-    }
-
     private final StringBuilder lastOutput = new StringBuilder();
-
-    static String failureReason(int exit, String output) {
-        if (output.contains("Unable to acquire the JMH lock")) {
-            return "another JMH run holds /tmp/jmh.lock; wait for it to finish (never run two JMH processes at once)";
-        }
-        for (String line : output.split("\\R")) {
-            if (line.startsWith("Error parsing command line")) {
-                return "JMH rejected its options: " + line.trim();
-            }
-        }
-        if (output.contains("<failure>") || output.contains("Benchmark had encountered error")
-                || output.contains("caught the exception")) {
-            return "a benchmark threw an exception (its stack trace is above); the run is failed and no result was stored";
-        }
-        return "JMH exited with code " + exit + " (see its output above); no result was stored";
-    }
 
     private Map<String, String> jmhProperties() {
         Map<String, String> props = new TreeMap<>();
@@ -222,84 +175,12 @@ public class RunMojo extends AbstractMojo {
         }
     }
 
-    static String jmhVersion(List<String> classpath) {
-        for (String element : classpath) {
-            String name = Path.of(element).getFileName().toString();
-            if (name.startsWith("jmh-core-") && name.endsWith(".jar")) {
-                return name.substring("jmh-core-".length(), name.length() - ".jar".length());
-            }
-        }
-        return "unknown";
-    }
-
     /** One line naming the selection that matched nothing and every benchmark there is. */
     static String noMatch(String include, String exclude, List<String> all) {
         return "no benchmark matches"
                 + (include == null ? "" : " include=" + include)
                 + (exclude == null ? "" : " exclude=" + exclude)
                 + "; benchmarks: " + String.join(", ", all);
-    }
-
-    /** Fails early, with a clear line, when another JMH process holds JMH's machine-wide lock. */
-    static void checkLock(Path lock) throws MojoFailureException {
-        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            FileLock held = ch.tryLock();
-            if (held == null) {
-                throw new MojoFailureException("another JMH run holds " + lock
-                        + "; wait for it to finish (never run two JMH processes at once)");
-            }
-            held.release();
-        } catch (OverlappingFileLockException e) {
-            throw new MojoFailureException("another JMH run in this JVM holds " + lock);
-        } catch (IOException e) {
-            // Cannot open the lock file: JMH itself will report the problem.
-        }
-    }
-
-    List<String> listBenchmarks(String java, String classpath) throws MojoFailureException {
-        try {
-            Process p = new ProcessBuilder(java, "-cp", classpath, JMH_MAIN, "-l")
-                    .redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw new MojoFailureException("listing the benchmarks with " + java + " failed: " + firstError(out));
-            }
-            return parseList(out);
-        } catch (IOException e) {
-            throw new MojoFailureException("cannot start " + java + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MojoFailureException("interrupted while listing benchmarks", e);
-        }
-    }
-
-    /** The line of a failed JVM's output that says what went wrong: the first error or exception, else the last line. */
-    static String firstError(String output) {
-        String last = "no output";
-        for (String line : output.split("\\R")) {
-            String t = line.strip();
-            if (t.isEmpty()) {
-                continue;
-            }
-            if (t.startsWith("Error") || t.startsWith("Exception") || t.contains("Exception:") || t.contains("Error:")) {
-                return t;
-            }
-            last = t;
-        }
-        return last;
-    }
-
-    static List<String> parseList(String output) {
-        List<String> names = new ArrayList<>();
-        boolean started = false;
-        for (String line : output.split("\\R")) {
-            if (line.startsWith("Benchmarks:")) {
-                started = true;
-            } else if (started && !line.isBlank()) {
-                names.add(line.trim());
-            }
-        }
-        return names;
     }
 
     private int fork(List<String> command, ResultFiles files) throws MojoFailureException {

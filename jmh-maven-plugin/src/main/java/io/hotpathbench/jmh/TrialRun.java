@@ -222,7 +222,7 @@ final class TrialRun {
         Instant end = Instant.now();
 
         ForkJvm.Described described = ForkJvm.describe(files.partial(), mojo.getLog()::warn);
-        Map<String, Object> provenance = RunMojo.provenance(files, start, end, git, selectedBy, forkJava, probe, described,
+        Map<String, Object> provenance = Provenance.of(files, start, end, git, selectedBy, forkJava, probe, described,
                 jmhVersion, java, jmhArgs, properties, selected);
         provenance.put("mavenJdk", Environment.mavenJdk(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         provenance.put("protocol", "trials");
@@ -430,7 +430,7 @@ final class TrialRun {
                         (String) m.get("mode"), params, (Double) m.get("estimateSeconds"), side));
             }
         } catch (IOException | RuntimeException e) {
-            throw new MojoFailureException("listing the configurations failed: " + RunMojo.firstError(output));
+            throw new MojoFailureException("listing the configurations failed: " + JmhProcess.firstError(output));
         }
         if (configurations.isEmpty()) {
             throw new MojoFailureException("the selection holds no configuration (check -Djmh.include and -Djmh.p values)");
@@ -472,7 +472,7 @@ final class TrialRun {
                 String reason = out.substring(at + UNAVAILABLE.length()).lines().findFirst().orElse("").trim();
                 throw new TrialSchedule.Unavailable(reason);
             }
-            throw new MojoFailureException(RunMojo.failureReason(exit, out));
+            throw new MojoFailureException(JmhProcess.failureReason(exit, out));
         }
     }
 
@@ -492,7 +492,7 @@ final class TrialRun {
         }
         String output = capture(List.of(java, "-cp", driverPath, MERGE, out.toString(), listFile.toString()));
         if (!Files.isRegularFile(out)) {
-            throw new MojoFailureException("merging the forks failed: " + RunMojo.firstError(output));
+            throw new MojoFailureException("merging the forks failed: " + JmhProcess.firstError(output));
         }
     }
 
@@ -505,7 +505,7 @@ final class TrialRun {
             int exit = p.waitFor();
             current = null;
             if (exit != 0) {
-                throw new MojoFailureException(command.get(3) + " failed: " + RunMojo.firstError(out));
+                throw new MojoFailureException(command.get(3) + " failed: " + JmhProcess.firstError(out));
             }
             return out;
         } catch (IOException e) {
