@@ -1,85 +1,62 @@
 package io.hotpathbench.jmh;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 /**
- * Maps {@code -Djmh.*} properties to JMH command-line arguments. Pure, so every mapping and every
- * error can be unit-tested without Maven.
+ * The run's options, from Maven's {@code -Djmh.*} properties. Pure, so every mapping and every
+ * error can be unit-tested without Maven; every error is one line.
  *
- * <ul>
- *   <li>{@code jmh.include=REGEX}, {@code jmh.exclude=REGEX}: benchmark selection (regex find on
- *       the full method name, as JMH does).
- *   <li>{@code jmh.quick}: 1 fork, 1 warm-up and 1 measurement iteration of 1 s each; explicit
- *       flags such as {@code -Djmh.i=3} still win.
- *   <li>{@code jmh.prof}: profilers, separated by {@code +}. Each one is written as JMH's own
- *       {@code -prof} takes it, {@code name[:options]}, whose options are separated by {@code ;},
- *       values by {@code =} and lists by {@code ,}, so none of those can separate profilers.
- *       {@code +} can: JMH's syntax never uses it, a shell needs no quotes for it, and as a leading
- *       character it already meant "in addition to the default". A profiler's options therefore
- *       cannot contain {@code +}. {@code gc} is on by default: a value starting with {@code +}
- *       adds to it ({@code +stack}), any other value replaces it ({@code gc+stack}, {@code stack}),
- *       {@code none} turns profiling off. A profiler named twice keeps its last spec
- *       ({@code +gc:churn=true} configures the default one). Example:
- *       {@code '-Djmh.prof=+async:output=text,flamegraph;dir=/tmp/p'} (quoted for the shell's
- *       {@code ;}) hands JMH {@code -prof gc -prof async:output=text,flamegraph;dir=/tmp/p}.
- *   <li>{@code jmh.jdk=N}: run JMH, and so every fork, on the JDK that Maven's toolchains declare
- *       with type {@code jdk} and version {@code N} (a version such as {@code 25}, or a version
- *       range such as {@code [25,26)}); cannot be combined with {@code jmh.jvm}.
- *   <li>{@code jmh.skip} (or {@code jmh.skip=true}): run nothing; {@code jmh.skip=false} runs.
- *   <li>{@code jmh.oneCpu=REGEX}: the trial forks of the benchmarks REGEX finds run on one CPU with
- *       every process they start ({@link OneCpu}; {@code Redis} puts the server beside its client).
- *   <li>{@code jmh.p.NAME=v1,v2}: a {@code @Param} override ({@code -p NAME=v1,v2}).
- *   <li>{@code jmh.FLAG=value}: any other JMH flag from {@link #VALUE_FLAGS}.
- * </ul>
+ * <p>The plugin's own options are {@link #PLUGIN_KEYS} and {@code p.NAME}, described once, in
+ * docs/protocol.md ("Options"). Every other {@code -Djmh.FLAG=VALUE} is one of JMH's flags and
+ * becomes JMH's {@code -FLAG VALUE}: JMH's own parser ({@link CommandLineOptions}) says whether
+ * FLAG is one and VALUE fits it, and its reason is the error. The flags the plugin sets itself
+ * (where results go, failing on error, listing) are refused, whatever name JMH knows them by.
  */
 public final class JmhOptions {
 
-    /** Properties that belong to the plugin itself, not to JMH. */
-    static final Set<String> PLUGIN_KEYS = Set.of("include", "exclude", "quick", "prof", "resultsDir", "jdk", "skip",
-            "trials", "budget", "seed", "against", "gate", "gateFigure", "claims", "oneCpu");
+    /** The plugin's own options; {@code p.NAME} is one too. Every other key is a JMH flag. */
+    static final Set<String> PLUGIN_KEYS = new TreeSet<>(Set.of("include", "exclude", "quick", "prof", "resultsDir",
+            "jdk", "skip", "trials", "budget", "seed", "against", "gate", "gateFigure", "claims", "oneCpu"));
 
     private static final Pattern BUDGET = Pattern.compile("(\\d+)(s|m|h)");
 
     static final List<String> DEFAULT_PROFILERS = List.of("gc");
 
+    /** JMH flags {@code -Djmh.quick} sets, unless given. */
     static final Map<String, String> QUICK = quick();
 
     private static final Pattern INT = Pattern.compile("\\d+");
-    private static final Pattern TIME = Pattern.compile("\\d+(ns|us|ms|s|m|min|hr|day)?");
-    private static final Pattern BOOL = Pattern.compile("true|false");
-    private static final Pattern MODES = Pattern.compile("(thrpt|avgt|sample|ss|all)(,(thrpt|avgt|sample|ss|all))*");
-    private static final Pattern UNIT = Pattern.compile("ns|us|ms|s|m|h");
-    private static final Pattern ANY = Pattern.compile("(?s).+");
-    private static final Pattern THREADS = Pattern.compile("\\d+|max");
-    private static final Pattern GROUPS = Pattern.compile("\\d+(,\\d+)*");
     private static final Pattern JDK_VERSION =
             Pattern.compile("\\d+(\\.\\d+)*|([\\[(][\\d.]*,?[\\d.]*[\\])],?)+");
     /** A profiler's name: one of JMH's short names or a class name. */
     private static final Pattern PROFILER_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
 
-    /** JMH flags that take a value, with the form that value must have. */
-    static final Map<String, Pattern> VALUE_FLAGS = valueFlags();
+    /** A JMH flag the plugin sets itself: what it would set, as JMH parses it, and why it cannot be given. */
+    private record Reserved(Predicate<CommandLineOptions> sets, String why) {
+    }
 
-    /** Flags the plugin sets itself; a user value would break the results bookkeeping. */
-    static final Map<String, String> RESERVED = Map.of(
-            "rf", "results are always JSON",
-            "rff", "results always go to results/ (set -Djmh.resultsDir to change the folder)",
-            "o", "JMH output is streamed to the console",
-            "foe", "the run always fails on the first benchmark error (-foe true)",
-            "l", "use -Djmh.include to select benchmarks",
-            "lp", "not supported through the plugin",
-            "lprof", "not supported through the plugin",
-            "h", "see the README for the plugin's options",
-            "ignoreLock", "two JMH runs on one machine measure each other; wait for the other run");
+    private static final List<Reserved> RESERVED = List.of(
+            new Reserved(o -> o.getResultFormat().hasValue(), "results are always JSON"),
+            new Reserved(o -> o.getResult().hasValue(),
+                    "results always go to results/ (set -Djmh.resultsDir to change the folder)"),
+            new Reserved(o -> o.getOutput().hasValue(), "JMH output is streamed to the console"),
+            new Reserved(o -> o.shouldFailOnError().hasValue(), "the run always fails on the first benchmark error (-foe true)"),
+            new Reserved(o -> o.shouldList() || o.shouldListWithParams(), "use -Djmh.include to select benchmarks"),
+            new Reserved(o -> !o.getExcludes().isEmpty(), "use -Djmh.exclude to leave benchmarks out"),
+            new Reserved(o -> !o.getProfilers().isEmpty(), "use -Djmh.prof (gc is on by default, +NAME adds to it)"),
+            new Reserved(o -> o.shouldListProfilers() || o.shouldListResultFormats(), "not supported through the plugin"),
+            new Reserved(CommandLineOptions::shouldHelp, "docs/protocol.md lists the plugin's options"));
 
     private final String include;
     private final String exclude;
@@ -87,8 +64,10 @@ public final class JmhOptions {
     private final Map<String, String> flags;
     private final Map<String, String> params;
     private final String jdk;
+    private String jvm;
     private final boolean quick;
     private final boolean forksGiven;
+    private final boolean warmupGiven;
     private final Integer trials;
     private final java.time.Duration budget;
     private final Long seed;
@@ -98,9 +77,9 @@ public final class JmhOptions {
     private List<String> claims;
     private Pattern oneCpu;
 
-    private JmhOptions(String include, String exclude, List<String> profilers,
-                       Map<String, String> flags, Map<String, String> params, String jdk,
-                       boolean quick, boolean forksGiven, Integer trials, java.time.Duration budget, Long seed) {
+    private JmhOptions(String include, String exclude, List<String> profilers, Map<String, String> flags,
+                       Map<String, String> params, String jdk, boolean quick, boolean forksGiven,
+                       boolean warmupGiven, Integer trials, java.time.Duration budget, Long seed) {
         this.include = include;
         this.exclude = exclude;
         this.profilers = profilers;
@@ -109,6 +88,7 @@ public final class JmhOptions {
         this.jdk = jdk;
         this.quick = quick;
         this.forksGiven = forksGiven;
+        this.warmupGiven = warmupGiven;
         this.trials = trials;
         this.budget = budget;
         this.seed = seed;
@@ -150,15 +130,14 @@ public final class JmhOptions {
             throw new IllegalArgumentException("-Djmh.jdk=" + jmh.get("jdk")
                     + " is not a valid value (expected a JDK version such as 25, or a version range such as [25,26))");
         }
-        if (jdk != null && jmh.containsKey("jvm")) {
-            throw new IllegalArgumentException("-Djmh.jdk=" + jdk + " and -Djmh.jvm=" + jmh.get("jvm")
-                    + " both choose the JVM the benchmarks run on; give only one");
-        }
         Map<String, String> flags = new LinkedHashMap<>();
         if (quick) {
             flags.putAll(QUICK);
         }
         Map<String, String> params = new TreeMap<>();
+        boolean forksGiven = false;
+        boolean warmupGiven = quick;
+        String jvmFlag = null;
         for (Map.Entry<String, String> e : jmh.entrySet()) {
             String key = e.getKey();
             String value = e.getValue();
@@ -173,21 +152,18 @@ public final class JmhOptions {
                 params.put(name, value);
                 continue;
             }
-            if (RESERVED.containsKey(key)) {
-                throw new IllegalArgumentException("-Djmh." + key + " cannot be set: " + RESERVED.get(key));
-            }
-            Pattern form = VALUE_FLAGS.get(key);
-            if (form == null) {
-                throw new IllegalArgumentException("unknown JMH option -Djmh." + key + "; known: "
-                        + String.join(", ", new TreeSet<>(VALUE_FLAGS.keySet()))
-                        + ", plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims, oneCpu");
-            }
-            if (!form.matcher(value).matches()) {
-                throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is not a valid value (expected " + describe(key) + ")");
+            CommandLineOptions one = jmhFlag(key, value);
+            forksGiven |= one.getForkCount().hasValue();
+            warmupGiven |= one.getWarmupIterations().hasValue() || one.getWarmupTime().hasValue();
+            if (one.getJvm().hasValue()) {
+                jvmFlag = key;
             }
             flags.put(key, value);
         }
-        boolean forksGiven = jmh.containsKey("f");
+        if (jdk != null && jvmFlag != null) {
+            throw new IllegalArgumentException("-Djmh.jdk=" + jdk + " and -Djmh." + jvmFlag + "=" + jmh.get(jvmFlag)
+                    + " both choose the JVM the benchmarks run on; give only one");
+        }
         Integer trials = null;
         if (jmh.containsKey("trials")) {
             String v = jmh.get("trials");
@@ -213,7 +189,12 @@ public final class JmhOptions {
             }
         }
         JmhOptions o = new JmhOptions(include, exclude, profilers(jmh.get("prof")), flags, params, jdk,
-                quick, forksGiven, trials, budget, seed);
+                quick, forksGiven, warmupGiven, trials, budget, seed);
+        try {
+            o.jvm = new CommandLineOptions(o.arguments("result.json").toArray(new String[0])).getJvm().orElse(null);
+        } catch (CommandLineOptionException | RuntimeException e) {
+            throw new IllegalArgumentException("JMH rejects the options " + String.join(" ", o.arguments()) + ": " + oneLine(e));
+        }
         if (jmh.containsKey("against")) {
             String ref = jmh.get("against");
             if (ref.isEmpty() || ref.startsWith("-") || ref.contains(" ")) {
@@ -366,7 +347,7 @@ public final class JmhOptions {
 
     /** Whether the warm-up was given ({@code -Djmh.wi}, {@code -Djmh.w}, or {@code -Djmh.quick}'s): it then wins over a technique file's. */
     public boolean warmupGiven() {
-        return flags.containsKey("wi") || flags.containsKey("w");
+        return warmupGiven;
     }
 
     /** The user's {@code -Djmh.p.NAME} overrides. */
@@ -430,7 +411,7 @@ public final class JmhOptions {
 
     /** The fork JVM {@code -Djmh.jvm} names, or null. */
     public String jvm() {
-        return flags.get("jvm");
+        return jvm;
     }
 
     /** Selects the benchmarks JMH will run: regex find on the full name, as JMH matches. */
@@ -446,6 +427,12 @@ public final class JmhOptions {
         return selected;
     }
 
+    /**
+     * The profilers {@code -Djmh.prof} asks for, each as JMH's {@code -prof} takes it
+     * ({@code name[:options]}), separated by {@code +}, which JMH's syntax never uses: {@link
+     * #DEFAULT_PROFILERS} unless given, added to by a leading {@code +}, replaced by any other
+     * list, none for {@code none}; a profiler named twice keeps its last spec.
+     */
     private static List<String> profilers(String value) {
         String v = nonBlank(value);
         if (v == null) {
@@ -510,37 +497,41 @@ public final class JmhOptions {
         return s == null || s.isBlank() ? null : s.trim();
     }
 
-    private static String describe(String key) {
-        Pattern p = VALUE_FLAGS.get(key);
-        if (p == INT) return "a non-negative integer";
-        if (p == TIME) return "a time such as 500ms, 2s or 1m";
-        if (p == BOOL) return "true or false";
-        if (p == MODES) return "thrpt, avgt, sample, ss or all, comma separated";
-        if (p == UNIT) return "ns, us, ms, s, m or h";
-        if (p == THREADS) return "a thread count or max";
-        if (p == GROUPS) return "comma-separated thread counts";
-        return "a non-empty value";
+    /**
+     * Parses one JMH flag alone ({@code --FLAG=VALUE}, so that JMH's parser cannot read a long
+     * name as several one-letter flags), so that a rejection names the property that caused it.
+     */
+    private static CommandLineOptions jmhFlag(String key, String value) {
+        if (key.equals("ignoreLock")) {
+            throw new IllegalArgumentException("-Djmh.ignoreLock cannot be set: two JMH runs on one machine measure each other;"
+                    + " wait for the other run");
+        }
+        if (key.equals("p")) {
+            throw new IllegalArgumentException("-Djmh.p=" + value + ": give a param as -Djmh.p.NAME=v1,v2");
+        }
+        CommandLineOptions one;
+        try {
+            one = new CommandLineOptions(value.isEmpty() ? "--" + key : "--" + key + "=" + value);
+        } catch (CommandLineOptionException | RuntimeException e) {
+            String reason = oneLine(e);
+            if (reason.endsWith(" is not a recognized option")) {
+                throw new IllegalArgumentException("-Djmh." + key + "=" + value + " is neither a JMH flag (JMH: " + reason
+                        + ") nor one of the plugin's options: " + String.join(", ", PLUGIN_KEYS) + ", p.NAME");
+            }
+            throw new IllegalArgumentException("-Djmh." + key + "=" + value + ": JMH rejects it: " + reason);
+        }
+        for (Reserved r : RESERVED) {
+            if (r.sets().test(one)) {
+                throw new IllegalArgumentException("-Djmh." + key + " cannot be set: " + r.why());
+            }
+        }
+        return one;
     }
 
-    private static Map<String, Pattern> valueFlags() {
-        Map<String, Pattern> m = new TreeMap<>();
-        for (String f : Arrays.asList("f", "i", "wi", "bs", "wbs", "opi")) {
-            m.put(f, INT);
-        }
-        for (String f : Arrays.asList("r", "w", "to")) {
-            m.put(f, TIME);
-        }
-        for (String f : Arrays.asList("gc", "si")) {
-            m.put(f, BOOL);
-        }
-        m.put("bm", MODES);
-        m.put("tu", UNIT);
-        m.put("t", THREADS);
-        m.put("tg", GROUPS);
-        for (String f : Arrays.asList("jvm", "jvmArgs", "jvmArgsAppend", "jvmArgsPrepend", "wm", "wmb", "wf", "v")) {
-            m.put(f, ANY);
-        }
-        return Map.copyOf(m);
+    /** JMH's reason, on one line. */
+    private static String oneLine(Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return String.join(" ", m.strip().split("\\s*\\R\\s*"));
     }
 
     private static Map<String, String> quick() {

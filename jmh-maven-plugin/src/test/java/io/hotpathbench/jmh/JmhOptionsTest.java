@@ -154,21 +154,50 @@ class JmhOptionsTest {
     }
 
     @Test
-    void unknownFlagIsRejectedWithTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> JmhOptions.parse(Map.of("jmh.forks", "2")));
-        assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.forks"), e.getMessage());
-        assertTrue(e.getMessage().contains("wi"), e.getMessage());
-        assertTrue(!e.getMessage().contains("\n"));
+    void aFlagJmhDoesNotKnowIsRejectedWithJmhsReasonAndThePluginsOptions() {
+        assertMessage(Map.of("jmh.forks", "2"), "-Djmh.forks=2 is neither a JMH flag (JMH: forks is not a recognized option)"
+                + " nor one of the plugin's options: against, budget, claims, exclude, gate, gateFigure, include, jdk, oneCpu,"
+                + " prof, quick, resultsDir, seed, skip, trials, p.NAME");
+        assertMessage(Map.of("jmh.nosuchflag", "1"), "-Djmh.nosuchflag=1 is neither a JMH flag (JMH: nosuchflag is not a"
+                + " recognized option) nor one of the plugin's options: against, budget, claims, exclude, gate, gateFigure,"
+                + " include, jdk, oneCpu, prof, quick, resultsDir, seed, skip, trials, p.NAME");
     }
 
     @Test
-    void badValuesAreRejected() {
-        assertMessage(Map.of("jmh.f", "two"), "-Djmh.f=two is not a valid value (expected a non-negative integer)");
-        assertMessage(Map.of("jmh.r", "fast"), "-Djmh.r=fast is not a valid value (expected a time such as 500ms, 2s or 1m)");
-        assertMessage(Map.of("jmh.bm", "slow"), "-Djmh.bm=slow is not a valid value (expected thrpt, avgt, sample, ss or all, comma separated)");
+    void badValuesAreRejectedWithJmhsOwnReasonOnOneLine() {
+        assertMessage(Map.of("jmh.wi", "abc"), "-Djmh.wi=abc: JMH rejects it: Cannot parse argument 'abc' of option wi");
+        assertMessage(Map.of("jmh.f", "two"), "-Djmh.f=two: JMH rejects it: Cannot parse argument 'two' of option f");
+        assertMessage(Map.of("jmh.i", "0"),
+                "-Djmh.i=0: JMH rejects it: Cannot parse argument '0' of option i. The given value 0 should be positive");
+        assertMessage(Map.of("jmh.r", "fast"), "-Djmh.r=fast: JMH rejects it: Cannot parse argument 'fast' of option r");
+        assertMessage(Map.of("jmh.bm", "slow"), "-Djmh.bm=slow: JMH rejects it: Unable to parse benchmark mode: \"slow\""
+                + " Known values are [Throughput/thrpt, AverageTime/avgt, SampleTime/sample, SingleShotTime/ss, All/all]");
+        assertMessage(Map.of("jmh.tu", "x"), "-Djmh.tu=x: JMH rejects it: Unknown time unit: x");
+        assertMessage(Map.of("jmh.wi", ""), "-Djmh.wi=: JMH rejects it: Option wi requires an argument");
         assertMessage(Map.of("jmh.quick", "maybe"), "-Djmh.quick=maybe is not a valid value (expected true or false)");
         assertMessage(Map.of("jmh.p.", "1"), "-Djmh.p.NAME=v1,v2 needs a parameter name and at least one value, got -Djmh.p.=1");
+        assertMessage(Map.of("jmh.p", "fields=16"), "-Djmh.p=fields=16: give a param as -Djmh.p.NAME=v1,v2");
+    }
+
+    @Test
+    void theFlagsJmhsParserAcceptsPassThroughAsTheUserWroteThem() {
+        List<String> a = args(Map.of("jmh.jvmArgsPrepend", "-Xss2m", "jmh.si", "false", "jmh.to", "10min", "jmh.opi", "2"));
+        assertPair(a, "-jvmArgsPrepend", "-Xss2m");
+        assertPair(a, "-si", "false");
+        assertPair(a, "-to", "10min");
+        assertPair(a, "-opi", "2");
+    }
+
+    @Test
+    void reservedFlagsAreRejectedUnderAnyNameJmhKnowsThemBy() {
+        assertMessage(Map.of("jmh.fo", "false"),
+                "-Djmh.fo cannot be set: the run always fails on the first benchmark error (-foe true)");
+        assertMessage(Map.of("jmh.rf", "csv"), "-Djmh.rf cannot be set: results are always JSON");
+        assertMessage(Map.of("jmh.o", "out.txt"), "-Djmh.o cannot be set: JMH output is streamed to the console");
+        assertMessage(Map.of("jmh.e", "First"), "-Djmh.e cannot be set: use -Djmh.exclude to leave benchmarks out");
+        assertMessage(Map.of("jmh.l", ""), "-Djmh.l cannot be set: use -Djmh.include to select benchmarks");
+        assertMessage(Map.of("jmh.lprof", ""), "-Djmh.lprof cannot be set: not supported through the plugin");
+        assertMessage(Map.of("jmh.h", ""), "-Djmh.h cannot be set: docs/protocol.md lists the plugin's options");
     }
 
     @Test
@@ -185,8 +214,8 @@ class JmhOptionsTest {
     void propertiesThePluginDoesNotHandleAreNotSilentlyDropped() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> JmhOptions.parse(Map.of("jmh.skipp", "true")));
-        assertTrue(e.getMessage().startsWith("unknown JMH option -Djmh.skipp"), e.getMessage());
-        assertTrue(e.getMessage().endsWith("plus include, exclude, quick, prof, p.NAME, jdk, skip, resultsDir, trials, budget, seed, against, gate, gateFigure, claims, oneCpu"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("-Djmh.skipp=true is neither a JMH flag"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("resultsDir, seed, skip, trials, p.NAME"), e.getMessage());
         assertPair(JmhOptions.parse(Map.of("jmh.wmb", "Split.*")).arguments("r.json"), "-wmb", "Split.*");
     }
 
