@@ -14,8 +14,10 @@ import org.apache.maven.plugin.MojoFailureException;
  * The other side of a two-commit run ({@code -Djmh.against=REF}): the benchmark code at git ref
  * REF, checked out in a worktree outside the checkout, compiled there ({@code mvn test-compile},
  * never installed: an install at REF would overwrite the plugin's snapshot in the local Maven
- * repository) and its class path resolved there. {@link #close()} removes the worktree; so does
- * the run's Ctrl-C hook.
+ * repository) and its class path resolved there, with the instrument its forks run
+ * ({@link Instrument#base}: REF's own where it speaks this driver's fork contract). The inner build
+ * uses this Maven's local repository. {@link #close()} removes the worktree; so does the run's
+ * Ctrl-C hook.
  */
 final class Against implements AutoCloseable {
 
@@ -26,13 +28,16 @@ final class Against implements AutoCloseable {
     final String commit;
     final Path worktree;
     final String classpath;
+    /** The instrument REF's forks run: its own copy, or this commit's (and why). */
+    final Instrument.Copy instrument;
     private final Path repo;
 
-    private Against(String ref, String commit, Path worktree, String classpath, Path repo) {
+    private Against(String ref, String commit, Path worktree, String classpath, Instrument.Copy instrument, Path repo) {
         this.ref = ref;
         this.commit = commit;
         this.worktree = worktree;
         this.classpath = classpath;
+        this.instrument = instrument;
         this.repo = repo;
     }
 
@@ -53,18 +58,24 @@ final class Against implements AutoCloseable {
         Against a = null;
         try {
             run(repo, 120, "cannot check out " + ref, "git", "worktree", "add", "--detach", worktree.toString(), commit);
-            a = new Against(ref, commit, worktree, null, repo);
+            a = new Against(ref, commit, worktree, null, null, repo);
             if (!Files.isDirectory(worktree.resolve("src").resolve("jmh"))) {
                 throw new MojoFailureException(ref + " (" + commit.substring(0, 7) + ") has no benchmarks (no src/jmh)");
             }
             log.accept("-Djmh.against=" + ref + ": building " + commit.substring(0, 7) + " in " + worktree);
             Path cpFile = worktree.resolve("target").resolve("hotpath-bench.classpath");
-            run(worktree, 1800, "the build at " + ref + " failed", mvn, "-B", "-q", "-DskipJmhPlugin=true",
-                    "test-compile", DEPENDENCY_PLUGIN, "-Dmdep.includeScope=test", "-Dmdep.outputFile=" + cpFile);
+            List<String> build = new ArrayList<>(List.of(mvn, "-B", "-q", "-DskipJmhPlugin=true"));
+            String localRepository = System.getProperty("maven.repo.local");
+            if (localRepository != null && !localRepository.isBlank()) {
+                build.add("-Dmaven.repo.local=" + localRepository);
+            }
+            build.addAll(List.of("test-compile", DEPENDENCY_PLUGIN, "-Dmdep.includeScope=test", "-Dmdep.outputFile=" + cpFile));
+            run(worktree, 1800, "the build at " + ref + " failed", build.toArray(new String[0]));
             String deps = Files.readString(cpFile, StandardCharsets.UTF_8).strip();
             String cp = String.join(File.pathSeparator, worktree.resolve("target").resolve("test-classes").toString(),
                     worktree.resolve("target").resolve("classes").toString(), deps);
-            return new Against(ref, commit, worktree, cp, repo);
+            Instrument.Copy instrument = Instrument.base(worktree, cp, commit, log);
+            return new Against(ref, commit, worktree, cp, instrument, repo);
         } catch (MojoFailureException | IOException | RuntimeException e) {
             if (a != null) {
                 a.close();

@@ -1,19 +1,19 @@
 package io.hotpathbench.jmh;
 
 import java.io.ObjectOutputStream;
-import java.io.Reader;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
+import java.util.StringJoiner;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -21,15 +21,15 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs exactly one fork of one configuration through JMH's {@link Runner} and keeps its
- * {@link RunResult} (serialized, for {@link TrialMerge}) and JMH's JSON of that fork (whose score
- * the plugin reads to decide whether a group needs more trials). The configuration comes in a
- * properties file, so a param value may hold any character: {@code arg.N} the run's JMH arguments,
- * {@code benchmark}, {@code mode}, {@code param.NAME}, {@code warmup.iterations} and {@code warmup.time} (a
- * configuration's own warm-up from its technique file, over the class's), {@code out.ser}, {@code out.json}.
- * The plugin holds JMH's machine lock for the whole schedule, so this run sets
- * {@code jmh.ignoreLock} itself, as a property of this JVM only: given on the command line, JMH would
- * hand it on to the benchmark fork's JVM options.
+ * Runs exactly one fork of one configuration through JMH's {@link Runner}: {@code java -cp
+ * <benchmarks>:<instrument> io.hotpathbench.jmh.TrialFork SPEC}, where SPEC is the fork spec of
+ * {@link ForkContract} (a properties file, so a param value may hold any character; a
+ * configuration's own warm-up from its technique file goes over the class's). It returns what JMH
+ * measured as JMH's own types give it: the fork's {@link RunResult} serialized for
+ * {@link TrialMerge}, and its primary score, measured iterations and secondary scores for the
+ * driver, which decides by them whether a group needs more trials. The plugin holds JMH's machine
+ * lock for the whole schedule, so this run sets {@code jmh.ignoreLock} itself, as a property of
+ * this JVM only: given on the command line, JMH would hand it on to the benchmark fork's JVM options.
  */
 public final class TrialFork {
 
@@ -38,10 +38,7 @@ public final class TrialFork {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("jmh.ignoreLock", "true");
-        Properties spec = new Properties();
-        try (Reader in = Files.newBufferedReader(Path.of(args[0]), StandardCharsets.UTF_8)) {
-            spec.load(in);
-        }
+        Properties spec = ForkContract.load(Path.of(args[0]), "the fork spec " + args[0]);
         List<String> jmhArgs = new ArrayList<>();
         for (int i = 0; spec.containsKey("arg." + i); i++) {
             jmhArgs.add(spec.getProperty("arg." + i));
@@ -51,9 +48,7 @@ public final class TrialFork {
                 .include("^" + Pattern.quote(spec.getProperty("benchmark")) + "$")
                 .mode(Mode.deepValueOf(spec.getProperty("mode")))
                 .forks(1)
-                .shouldFailOnError(true)
-                .resultFormat(ResultFormatType.JSON)
-                .result(spec.getProperty("out.json"));
+                .shouldFailOnError(true);
         if (spec.containsKey("warmup.iterations")) {
             options.warmupIterations(Integer.parseInt(spec.getProperty("warmup.iterations")))
                     .warmupTime(TimeValue.fromString(spec.getProperty("warmup.time")));
@@ -69,7 +64,25 @@ public final class TrialFork {
         }
         try (OutputStream file = Files.newOutputStream(Path.of(spec.getProperty("out.ser")));
              ObjectOutputStream out = new ObjectOutputStream(file)) {
+            out.writeInt(ForkContract.VERSION);
             out.writeObject(new ArrayList<>(results));
         }
+        ForkContract.store(figures(results.iterator().next()), Path.of(spec.getProperty("out.result")));
+    }
+
+    /** The fork's result for the driver: JMH's primary score, each measured iteration's and each secondary score. */
+    static Properties figures(RunResult run) {
+        Properties p = ForkContract.create();
+        p.setProperty("mode", run.getParams().getMode().shortLabel());
+        p.setProperty("score", Double.toString(run.getPrimaryResult().getScore()));
+        StringJoiner iterations = new StringJoiner(",");
+        for (BenchmarkResult fork : run.getBenchmarkResults()) {
+            for (IterationResult iteration : fork.getIterationResults()) {
+                iterations.add(Double.toString(iteration.getPrimaryResult().getScore()));
+            }
+        }
+        p.setProperty("iterations", iterations.toString());
+        run.getSecondaryResults().forEach((name, r) -> p.setProperty("secondary." + name, Double.toString(r.getScore())));
+        return p;
     }
 }

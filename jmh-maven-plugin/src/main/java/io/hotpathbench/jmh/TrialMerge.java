@@ -23,7 +23,9 @@ import org.openjdk.jmh.runner.WorkloadParams;
  * forks in the order they ran, so {@code rawData[k]} is the configuration's k-th fork and JMH's
  * own aggregation and JSON writer produce the rest. {@code forks} says how many forks were merged.
  * Arguments: {@code OUT.json LIST} where each line of LIST is {@code SIDE<TAB>FORK.ser}
- * ({@code -} for no side).
+ * ({@code -} for no side), each file the serialized result of {@link ForkContract}. In a two-commit
+ * run both sides' forks are merged by the driver's own copy, so each side's file must speak its
+ * version.
  */
 public final class TrialMerge {
 
@@ -58,6 +60,7 @@ public final class TrialMerge {
     @SuppressWarnings("unchecked")
     private static Collection<RunResult> read(Path file) throws Exception {
         try (InputStream in = Files.newInputStream(file); ObjectInputStream objects = new ObjectInputStream(in)) {
+            ForkContract.check(objects.readInt(), "the fork result " + file.getFileName());
             return (Collection<RunResult>) objects.readObject();
         }
     }

@@ -1,7 +1,5 @@
 package io.hotpathbench.jmh;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +7,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import org.openjdk.jmh.annotations.Mode;
@@ -24,10 +23,10 @@ import org.openjdk.jmh.util.Optional;
 /**
  * Lists the configurations a JMH command line selects: one per benchmark method, mode and
  * combination of {@code @Param} values, with the fork count and the measured time JMH's own
- * precedence gives it (command line over annotation over JMH's default). Runs inside the
- * benchmarks' class path ({@code java -cp <benchmarks>:<plugin jar> io.hotpathbench.jmh.TrialPlan
- * OUT.json <jmh args>}) and writes a JSON array, so values with commas (the {@code ","}
- * delimiter) survive, which JMH's {@code -p} cannot express.
+ * precedence gives it (command line over annotation over JMH's default). Runs on the benchmarks'
+ * class path ({@code java -cp <benchmarks>:<instrument> io.hotpathbench.jmh.TrialPlan OUT <jmh
+ * args>}) and writes the plan of {@link ForkContract}, a properties file, so values with commas
+ * (the {@code ","} delimiter) survive, which JMH's {@code -p} cannot express.
  */
 public final class TrialPlan {
 
@@ -41,22 +40,26 @@ public final class TrialPlan {
         SortedSet<BenchmarkListEntry> entries = BenchmarkList.defaultList().find(
                 OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT),
                 includes, options.getExcludes());
-        List<Object> configurations = new ArrayList<>();
+        Properties plan = ForkContract.create();
+        int i = 0;
         for (BenchmarkListEntry entry : entries) {
             for (Mode mode : modes(entry, options)) {
                 for (Map<String, String> params : combinations(entry, options)) {
-                    Map<String, Object> c = new LinkedHashMap<>();
-                    c.put("benchmark", entry.getUsername());
-                    c.put("class", entry.getUserClassQName());
-                    c.put("mode", mode.shortLabel());
-                    c.put("params", params);
-                    c.put("forks", (long) first(options.getForkCount(), entry.getForks(), Defaults.MEASUREMENT_FORKS));
-                    c.put("estimateSeconds", estimateSeconds(entry, options, mode));
-                    configurations.add(c);
+                    String at = i + ".";
+                    plan.setProperty(at + "benchmark", entry.getUsername());
+                    plan.setProperty(at + "class", entry.getUserClassQName());
+                    plan.setProperty(at + "mode", mode.shortLabel());
+                    plan.setProperty(at + "params", String.join(",", params.keySet()));
+                    params.forEach((k, v) -> plan.setProperty(at + "param." + k, v));
+                    plan.setProperty(at + "forks", String.valueOf(
+                            first(options.getForkCount(), entry.getForks(), Defaults.MEASUREMENT_FORKS)));
+                    plan.setProperty(at + "estimateSeconds", Double.toString(estimateSeconds(entry, options, mode)));
+                    i++;
                 }
             }
         }
-        Files.writeString(out, Json.write(configurations), StandardCharsets.UTF_8);
+        plan.setProperty("count", String.valueOf(i));
+        ForkContract.store(plan, out);
     }
 
     private static List<Mode> modes(BenchmarkListEntry entry, CommandLineOptions options) {

@@ -4,9 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.Writer;
 import java.lang.management.ManagementFactory;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -48,12 +45,6 @@ final class TrialRun {
 
     /** A benchmark that cannot run here throws with a message starting with this marker. */
     static final String UNAVAILABLE = "HOTPATH_UNAVAILABLE:";
-
-    // The driver classes run in the benchmarks' JVMs, next to jmh-core; named, never loaded, here.
-    static final String PLAN = "io.hotpathbench.jmh.TrialPlan";
-    static final String FORK = "io.hotpathbench.jmh.TrialFork";
-    static final String MERGE = "io.hotpathbench.jmh.TrialMerge";
-    static final String NOISE = "io.hotpathbench.jmh.NoiseProfiler";
 
     private static final String LOCK_WARNING = "WARNING: JMH lock is ignored by user request";
 
@@ -138,9 +129,9 @@ final class TrialRun {
     private void runIn(Path work, ResultFiles files, Instant start, Environment.Git git, String jmhVersion,
                        String selectedBy, String forkJava, Environment.Probe probe, Map<String, String> properties,
                        List<String> selected) throws MojoFailureException {
-        String driverPath = classpath + File.pathSeparator + pluginJar();
+        String driverPath = classpath + File.pathSeparator + Instrument.headJar();
         List<String> jmhArgs = baseArguments();
-        String basePath = against == null ? null : against.classpath + File.pathSeparator + pluginJar();
+        String basePath = against == null ? null : against.classpath + File.pathSeparator + against.instrument.classPath();
         List<TrialSchedule.Configuration> configurations;
         if (against == null) {
             configurations = plan(work, driverPath, jmhArgs, null);
@@ -227,6 +218,7 @@ final class TrialRun {
         provenance.put("mavenJdk", Environment.mavenJdk(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         provenance.put("protocol", "trials");
         provenance.put("trialsEngine", ENGINE);
+        provenance.put("instrument", Instrument.record(against == null ? null : against.instrument));
         provenance.put("trials", TrialRecord.of(schedule, seed, options, skipped));
         if (against != null) {
             Map<String, Object> sides = new LinkedHashMap<>();
@@ -406,31 +398,26 @@ final class TrialRun {
         List<String> args = new ArrayList<>(options.arguments());
         if (!options.profilers().isEmpty()) {
             args.add("-prof");
-            args.add(NOISE);
+            args.add(ForkContract.NOISE);
         }
         return args;
     }
 
     private List<TrialSchedule.Configuration> plan(Path work, String driverPath, List<String> jmhArgs, String side)
             throws MojoFailureException {
-        Path out = work.resolve("plan" + (side == null ? "" : "-" + side) + ".json");
-        List<String> command = new ArrayList<>(List.of(java, "-cp", driverPath, PLAN, out.toString()));
+        Path out = work.resolve("plan" + (side == null ? "" : "-" + side) + ".properties");
+        List<String> command = new ArrayList<>(List.of(java, "-cp", driverPath, ForkContract.PLAN, out.toString()));
         command.addAll(jmhArgs);
         if (options.include() != null) {
             command.add(options.include());
         }
         String output = capture(command);
-        List<TrialSchedule.Configuration> configurations = new ArrayList<>();
+        List<TrialSchedule.Configuration> configurations;
         try {
-            for (Object o : (List<?>) Json.read(Files.readString(out, StandardCharsets.UTF_8))) {
-                Map<?, ?> m = (Map<?, ?>) o;
-                Map<String, String> params = new LinkedHashMap<>();
-                ((Map<?, ?>) m.get("params")).forEach((k, v) -> params.put((String) k, (String) v));
-                configurations.add(new TrialSchedule.Configuration((String) m.get("benchmark"), (String) m.get("class"),
-                        (String) m.get("mode"), params, (Double) m.get("estimateSeconds"), side));
-            }
+            configurations = Instrument.readPlan(out, side);
         } catch (IOException | RuntimeException e) {
-            throw new MojoFailureException("listing the configurations failed: " + JmhProcess.firstError(output));
+            throw new MojoFailureException("listing the configurations failed: " + JmhProcess.firstError(output)
+                    + (e instanceof IllegalStateException ? " (" + e.getMessage() + ")" : ""));
         }
         if (configurations.isEmpty()) {
             throw new MojoFailureException("the selection holds no configuration (check -Djmh.include and -Djmh.p values)");
@@ -440,26 +427,11 @@ final class TrialRun {
 
     private void fork(Path work, String id, String driverPath, List<String> jmhArgs,
                       TrialSchedule.Configuration c) throws Exception {
-        Properties spec = new Properties();
-        for (int i = 0; i < jmhArgs.size(); i++) {
-            spec.setProperty("arg." + i, jmhArgs.get(i));
-        }
-        spec.setProperty("benchmark", c.benchmark());
-        spec.setProperty("mode", c.mode());
-        c.params().forEach((k, v) -> spec.setProperty("param." + k, v));
-        Warmup warmup = warmups.get(c);
-        if (warmup != null) {
-            spec.setProperty("warmup.iterations", String.valueOf(warmup.iterations()));
-            spec.setProperty("warmup.time", warmup.time());
-        }
-        Path json = work.resolve(id + ".json");
-        spec.setProperty("out.json", json.toString());
-        spec.setProperty("out.ser", work.resolve(id + ".ser").toString());
         Path specFile = work.resolve(id + ".properties");
-        try (Writer w = Files.newBufferedWriter(specFile, StandardCharsets.UTF_8)) {
-            spec.store(w, null);
-        }
-        List<String> command = List.of(java, "-cp", driverPath, FORK, specFile.toString());
+        Warmup warmup = warmups.get(c);
+        Instrument.writeSpec(specFile, jmhArgs, c, warmup == null ? null : warmup.iterations(),
+                warmup == null ? null : warmup.time(), work.resolve(id + ".ser"));
+        List<String> command = List.of(java, "-cp", driverPath, ForkContract.FORK, specFile.toString());
         if (oneCpu != null && options.onOneCpu(c.benchmark())) {
             command = oneCpu.wrap(command);
         }
@@ -490,7 +462,7 @@ final class TrialRun {
         } catch (IOException e) {
             throw new MojoFailureException("cannot write " + listFile + ": " + e.getMessage(), e);
         }
-        String output = capture(List.of(java, "-cp", driverPath, MERGE, out.toString(), listFile.toString()));
+        String output = capture(List.of(java, "-cp", driverPath, ForkContract.MERGE, out.toString(), listFile.toString()));
         if (!Files.isRegularFile(out)) {
             throw new MojoFailureException("merging the forks failed: " + JmhProcess.firstError(output));
         }
@@ -580,14 +552,6 @@ final class TrialRun {
     static String clock(double seconds) {
         long s = Math.round(seconds);
         return String.format("%d:%02d", s / 60, s % 60);
-    }
-
-    private static String pluginJar() throws MojoFailureException {
-        try {
-            return Path.of(TrialRun.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (URISyntaxException | RuntimeException e) {
-            throw new MojoFailureException("cannot locate the plugin's own jar for the trial driver: " + e.getMessage());
-        }
     }
 
     static void delete(Path dir) {
