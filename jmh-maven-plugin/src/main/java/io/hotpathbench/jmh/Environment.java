@@ -39,9 +39,13 @@ final class Environment {
 
     static Map<String, Object> host() {
         Map<String, Object> m = new LinkedHashMap<>();
+        // Virtual machines cloned from one image share machine-id and hostname: this id is the same
+        // on all of them. It stays as it is because earlier runs carry it.
         m.put("id", hostId(read("/etc/machine-id"), hostname()));
-        // Virtual machines cloned from one image share machine-id and hostname, so only the boot
-        // id tells two of them apart (and one machine before and after a reboot).
+        MachineKey key = machineKey(read("/sys/class/dmi/id/product_uuid"), readAll("/proc/cpuinfo"), memTotal());
+        m.put("machineKey", key.key());
+        m.put("machineKeySource", key.source());
+        // One machine before and after a reboot: a level below the machine.
         m.put("bootId", shortHash(read("/proc/sys/kernel/random/boot_id")));
         m.put("cpuModel", cpuModel());
         m.put("availableProcessors", Runtime.getRuntime().availableProcessors());
@@ -57,6 +61,56 @@ final class Environment {
             return null;
         }
         return shortHash((machineId == null ? "" : machineId.strip()) + "\n" + (hostname == null ? "" : hostname.strip()));
+    }
+
+    /** Which machine a run was made on, and from what that was told. */
+    record MachineKey(String key, String source) {
+    }
+
+    /** Firmware that has no UUID to give fills it with one repeated digit. */
+    private static final Pattern NO_UUID = Pattern.compile("[0-]*|[fF-]*");
+
+    /**
+     * The machine, told apart from VMs of the same image without the boot: a short hash of the
+     * firmware's {@code product_uuid} (one per VM) where it is readable (root only on most Linux),
+     * else of the CPU model, its flags, the processor count and the memory in whole GiB, which
+     * tells machine kinds apart but not two VMs of one kind ({@code source} says which). Neither
+     * {@code /etc/machine-id} nor the hostname enters it: VMs of one image share both.
+     *
+     * @param productUuid   {@code /sys/class/dmi/id/product_uuid}, or null
+     * @param cpuinfo       {@code /proc/cpuinfo}, or null
+     * @param memTotalBytes {@code MemTotal} of {@code /proc/meminfo}, or null
+     */
+    static MachineKey machineKey(String productUuid, String cpuinfo, Long memTotalBytes) {
+        String uuid = productUuid == null ? "" : productUuid.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!NO_UUID.matcher(uuid).matches()) {
+            return new MachineKey(shortHash("product_uuid\n" + uuid), "product_uuid");
+        }
+        String model = null;
+        java.util.Set<String> flags = new java.util.TreeSet<>();
+        int processors = 0;
+        for (String line : cpuinfo == null ? new String[0] : cpuinfo.split("\\R")) {
+            int colon = line.indexOf(':');
+            if (colon < 0) {
+                continue;
+            }
+            String name = line.substring(0, colon).strip();
+            String value = line.substring(colon + 1).strip();
+            if (name.equals("processor")) {
+                processors++;
+            } else if (model == null && (name.equals("model name") || name.equals("CPU part"))) {
+                model = value;
+            } else if (name.equals("flags") || name.equals("Features")) {
+                flags.addAll(List.of(value.split("\\s+")));
+            }
+        }
+        if (processors == 0) {
+            processors = Runtime.getRuntime().availableProcessors();
+        }
+        long gib = memTotalBytes == null ? 0 : Math.round(memTotalBytes / (double) (1L << 30));
+        return new MachineKey(shortHash(String.join("\n", "cpu", String.valueOf(model), String.join(" ", flags),
+                String.valueOf(processors), String.valueOf(gib))),
+                "cpu model, flags, processors and memory (no product_uuid to read: VMs of one kind share this key)");
     }
 
     /** The first 12 hex digits of the SHA-256 of {@code text} (stripped); null for null. */
@@ -89,6 +143,15 @@ final class Environment {
         try {
             String text = Files.readString(Path.of(path), StandardCharsets.UTF_8).strip();
             return text.isEmpty() ? null : text;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A file's whole content; null when it is missing or unreadable. */
+    private static String readAll(String path) {
+        try {
+            return Files.readString(Path.of(path), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             return null;
         }

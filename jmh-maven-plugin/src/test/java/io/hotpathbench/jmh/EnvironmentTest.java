@@ -74,10 +74,41 @@ class EnvironmentTest {
     }
 
     @Test
-    void hostKeepsItsFactsAndAddsBothIds() {
+    void hostKeepsItsFactsAndAddsTheMachineKeyBesideTheBoot() {
         Map<String, Object> host = Environment.host();
-        assertEquals(List.of("id", "bootId", "cpuModel", "availableProcessors", "memTotalBytes", "os", "arch"),
-                List.copyOf(host.keySet()));
+        assertEquals(List.of("id", "machineKey", "machineKeySource", "bootId", "cpuModel", "availableProcessors",
+                "memTotalBytes", "os", "arch"), List.copyOf(host.keySet()));
         assertTrue(host.get("id").toString().matches("[0-9a-f]{12}"), host.toString());
+        assertTrue(host.get("machineKey").toString().matches("[0-9a-f]{12}"), host.toString());
+    }
+
+    private static final String XEON = String.join("\n",
+            "processor\t: 0", "model name\t: Intel(R) Xeon(R) Processor", "flags\t\t: fpu sse2 avx2 avx512f",
+            "", "processor\t: 1", "model name\t: Intel(R) Xeon(R) Processor", "flags\t\t: fpu sse2 avx2 avx512f", "");
+
+    @Test
+    void theProductUuidTellsTwoVmsOfOneImageApart() {
+        Environment.MachineKey a = Environment.machineKey("4c4c4544-0042-3510-8052-b4c04f383132\n", XEON, 24L << 30);
+        Environment.MachineKey b = Environment.machineKey("EC2A1B3C-0000-1111-2222-333344445555", XEON, 24L << 30);
+        assertEquals("product_uuid", a.source());
+        assertTrue(a.key().matches("[0-9a-f]{12}"), a.key());
+        assertNotEquals(a.key(), b.key());
+        assertEquals(b.key(), Environment.machineKey("ec2a1b3c-0000-1111-2222-333344445555", "", null).key(),
+                "one uuid, one machine, whatever its CPU reads and whatever case the firmware writes");
+    }
+
+    @Test
+    void withoutAProductUuidTheCpuAndMemoryMakeTheKey() {
+        Environment.MachineKey xeon = Environment.machineKey(null, XEON, 24L << 30);
+        assertTrue(xeon.source().startsWith("cpu model, flags, processors and memory"), xeon.source());
+        assertEquals(xeon, Environment.machineKey("00000000-0000-0000-0000-000000000000", XEON, 24L << 30),
+                "a blank uuid is no uuid");
+        assertEquals(xeon.key(), Environment.machineKey("", XEON.replace("fpu sse2 avx2 avx512f", "avx512f fpu avx2 sse2"),
+                (24L << 30) - (100L << 20)).key(), "flag order and a kernel's few reserved MiB do not make another machine");
+        assertNotEquals(xeon.key(), Environment.machineKey(null, XEON.replace("Xeon(R) Processor", "EPYC 7B13"), 24L << 30).key());
+        assertNotEquals(xeon.key(), Environment.machineKey(null, XEON.replace(" avx512f", ""), 24L << 30).key());
+        assertNotEquals(xeon.key(), Environment.machineKey(null, XEON, 32L << 30).key());
+        assertNotEquals(xeon.key(), Environment.machineKey(null, XEON.substring(0, XEON.indexOf("\n\n")), 24L << 30).key(),
+                "two processors, not one");
     }
 }
