@@ -25,7 +25,8 @@ import java.util.Properties;
  *       {@code i.param.NAME}.
  *   <li>The fork spec {@code TrialFork} reads: {@code arg.N} (the run's JMH arguments),
  *       {@code benchmark}, {@code mode}, {@code param.NAME}, optionally {@code warmup.iterations}
- *       and {@code warmup.time}, and where to write: {@code out.result}, {@code out.ser}.
+ *       and {@code warmup.time}, and where to write: {@code out.ser}, and {@code out.result} if the
+ *       driver reads the fork's figures.
  *   <li>The fork's result: {@code out.result} holds JMH's figures of the fork, {@code mode},
  *       {@code score} (the primary score), {@code iterations} (each measured iteration's primary
  *       score, comma separated) and {@code secondary.NAME} (each secondary score); {@code out.ser}

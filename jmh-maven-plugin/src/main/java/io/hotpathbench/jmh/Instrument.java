@@ -136,9 +136,12 @@ final class Instrument {
         return m;
     }
 
-    /** Writes the fork spec of {@code c} to {@code file}: the run's JMH arguments, its configuration, where the results go. */
-    static void writeSpec(Path file, List<String> jmhArgs, TrialSchedule.Configuration c, Techniques.Warmup warmup,
-                          Path result, Path ser) throws IOException {
+    /**
+     * Writes the fork spec of {@code c} to {@code file}: the run's JMH arguments, its configuration,
+     * its own warm-up (null when the class's holds) and where the results go.
+     */
+    static void writeSpec(Path file, List<String> jmhArgs, TrialSchedule.Configuration c, Integer warmupIterations,
+                          String warmupTime, Path result, Path ser) throws IOException {
         Properties spec = ForkContract.create();
         for (int i = 0; i < jmhArgs.size(); i++) {
             spec.setProperty("arg." + i, jmhArgs.get(i));
@@ -146,9 +149,9 @@ final class Instrument {
         spec.setProperty("benchmark", c.benchmark());
         spec.setProperty("mode", c.mode());
         c.params().forEach((k, v) -> spec.setProperty("param." + k, v));
-        if (warmup != null) {
-            spec.setProperty("warmup.iterations", String.valueOf(warmup.iterations()));
-            spec.setProperty("warmup.time", warmup.time());
+        if (warmupIterations != null) {
+            spec.setProperty("warmup.iterations", String.valueOf(warmupIterations));
+            spec.setProperty("warmup.time", warmupTime);
         }
         spec.setProperty("out.result", result.toString());
         spec.setProperty("out.ser", ser.toString());

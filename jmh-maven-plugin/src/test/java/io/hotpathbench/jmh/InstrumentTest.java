@@ -114,8 +114,7 @@ class InstrumentTest {
         TrialSchedule.Configuration c = new TrialSchedule.Configuration("io.x.SplitBenchmark.split", "io.x.SplitBenchmark",
                 "thrpt", params, 5, 20.0, "base");
         Path spec = dir.resolve("fork.properties");
-        Instrument.writeSpec(spec, List.of("-prof", "gc", "-foe", "true"), c,
-                new Techniques.Warmup("io.x.SplitBenchmark", "split", Map.of(), 5, "2s"), dir.resolve("r"), dir.resolve("s"));
+        Instrument.writeSpec(spec, List.of("-prof", "gc", "-foe", "true"), c, 5, "2s", dir.resolve("r"), dir.resolve("s"));
         Properties p = ForkContract.load(spec, "the spec");
         assertEquals("1", p.getProperty("contract"));
         assertEquals(List.of("-prof", "gc", "-foe", "true"),
@@ -123,6 +122,7 @@ class InstrumentTest {
         assertNull(p.getProperty("arg.4"));
         assertEquals(",", p.getProperty("param.delimiter"));
         assertEquals("5", p.getProperty("warmup.iterations"));
+        assertEquals("2s", p.getProperty("warmup.time"));
         assertEquals(dir.resolve("r").toString(), p.getProperty("out.result"));
     }
 
