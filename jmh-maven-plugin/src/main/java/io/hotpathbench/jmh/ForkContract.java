@@ -20,21 +20,18 @@ import java.util.Properties;
  *   <li>The entry points {@link #PLAN}, {@link #FORK}, {@link #MERGE} and the profiler
  *       {@link #NOISE}, with the arguments their Javadoc names.
  *   <li>The plan {@code TrialPlan} writes: {@code count}, and for configuration {@code i} from 0
- *       {@code i.benchmark}, {@code i.class}, {@code i.mode}, {@code i.forks},
- *       {@code i.estimateSeconds}, {@code i.params} (the param names in order, comma separated) and
+ *       {@code i.benchmark}, {@code i.class}, {@code i.mode}, {@code i.forks} (JMH's fork count,
+ *       which the driver no longer reads), {@code i.estimateSeconds}, {@code i.params} (the param names in order, comma separated) and
  *       {@code i.param.NAME}.
  *   <li>The fork spec {@code TrialFork} reads: {@code arg.N} (the run's JMH arguments),
  *       {@code benchmark}, {@code mode}, {@code param.NAME}, optionally {@code warmup.iterations}
- *       and {@code warmup.time}, and where to write: {@code out.ser}, and {@code out.result} if the
- *       driver reads the fork's figures.
- *   <li>The fork's result: {@code out.result} holds JMH's figures of the fork, {@code mode},
- *       {@code score} (the primary score), {@code iterations} (each measured iteration's primary
- *       score, comma separated) and {@code secondary.NAME} (each secondary score); {@code out.ser}
- *       holds {@link #VERSION} as an int, then JMH's {@code RunResult} list, Java-serialized, for
- *       {@code TrialMerge}.
+ *       and {@code warmup.time}, and where to write: {@code out.ser}.
+ *   <li>The fork's result: {@code out.ser} holds {@link #VERSION} as an int, then JMH's
+ *       {@code RunResult} list, Java-serialized, for {@code TrialMerge}. The fork computes no
+ *       figure; the scripts compute them from the merged result.
  * </ul>
- * Every file above is a {@link Properties} file in UTF-8 whose {@value #KEY} entry is the version
- * that wrote it; a reader refuses any other.
+ * The plan and the spec are {@link Properties} files in UTF-8 whose {@value #KEY} entry is the
+ * version that wrote them; a reader refuses any other.
  */
 public final class ForkContract {
 

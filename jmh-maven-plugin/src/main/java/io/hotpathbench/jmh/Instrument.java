@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,10 +137,10 @@ final class Instrument {
 
     /**
      * Writes the fork spec of {@code c} to {@code file}: the run's JMH arguments, its configuration,
-     * its own warm-up (null when the class's holds) and where the results go.
+     * its own warm-up (null when the class's holds) and where the fork's serialized result goes.
      */
     static void writeSpec(Path file, List<String> jmhArgs, TrialSchedule.Configuration c, Integer warmupIterations,
-                          String warmupTime, Path result, Path ser) throws IOException {
+                          String warmupTime, Path ser) throws IOException {
         Properties spec = ForkContract.create();
         for (int i = 0; i < jmhArgs.size(); i++) {
             spec.setProperty("arg." + i, jmhArgs.get(i));
@@ -153,12 +152,15 @@ final class Instrument {
             spec.setProperty("warmup.iterations", String.valueOf(warmupIterations));
             spec.setProperty("warmup.time", warmupTime);
         }
-        spec.setProperty("out.result", result.toString());
         spec.setProperty("out.ser", ser.toString());
         ForkContract.store(spec, file);
     }
 
-    /** The configurations of a plan {@link TrialPlan} wrote, on {@code side} (null in a one-commit run). */
+    /**
+     * The configurations of a plan {@link TrialPlan} wrote, on {@code side} (null in a one-commit run).
+     * The plan's {@code i.forks} is ignored: the technique files' minimum trials, through
+     * {@code scripts/plan.py}, not {@code @Fork}, say how many forks a configuration gets.
+     */
     static List<TrialSchedule.Configuration> readPlan(Path file, String side) throws IOException {
         Properties plan = ForkContract.load(file, "the plan");
         int count = Integer.parseInt(plan.getProperty("count"));
@@ -173,31 +175,9 @@ final class Instrument {
                 }
             }
             out.add(new TrialSchedule.Configuration(plan.getProperty(at + "benchmark"), plan.getProperty(at + "class"),
-                    plan.getProperty(at + "mode"), params, Integer.parseInt(plan.getProperty(at + "forks")),
-                    Double.parseDouble(plan.getProperty(at + "estimateSeconds")), side));
+                    plan.getProperty(at + "mode"), params, Double.parseDouble(plan.getProperty(at + "estimateSeconds")), side));
         }
         return out;
-    }
-
-    /**
-     * A fork's figures from its result: the primary score (key {@link TrialSchedule#PRIMARY}), its
-     * best measured iteration ({@link TrialSchedule#BEST}, {@link TrialRun#best}) and every
-     * secondary score under its own name.
-     */
-    static Map<String, Double> readFigures(Path file) throws IOException {
-        Properties result = ForkContract.load(file, "the fork result " + file.getFileName());
-        Map<String, Double> scores = new LinkedHashMap<>();
-        scores.put(TrialSchedule.PRIMARY, Double.parseDouble(result.getProperty("score")));
-        String iterations = result.getProperty("iterations");
-        List<Double> measured = iterations.isEmpty() ? List.of()
-                : Arrays.stream(iterations.split(",")).map(Double::valueOf).toList();
-        scores.put(TrialSchedule.BEST, TrialRun.best(result.getProperty("mode"), List.of(measured)));
-        for (String key : result.stringPropertyNames().stream().sorted().toList()) {
-            if (key.startsWith("secondary.")) {
-                scores.put(key.substring("secondary.".length()), Double.parseDouble(result.getProperty(key)));
-            }
-        }
-        return scores;
     }
 
     /** The plugin's own jar, which holds this commit's instrument. */

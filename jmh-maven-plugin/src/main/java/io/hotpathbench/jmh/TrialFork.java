@@ -8,11 +8,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
-import java.util.StringJoiner;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -25,9 +22,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <benchmarks>:<instrument> io.hotpathbench.jmh.TrialFork SPEC}, where SPEC is the fork spec of
  * {@link ForkContract} (a properties file, so a param value may hold any character; a
  * configuration's own warm-up from its technique file goes over the class's). It returns what JMH
- * measured as JMH's own types give it: the fork's {@link RunResult} serialized for
- * {@link TrialMerge}, and its primary score, measured iterations and secondary scores for the
- * driver, which decides by them whether a group needs more trials. The plugin holds JMH's machine
+ * measured as JMH's own types give it: the fork's {@link RunResult}, serialized for
+ * {@link TrialMerge}; no figure is computed here (the scripts compute them from the merged
+ * result). The plugin holds JMH's machine
  * lock for the whole schedule, so this run sets {@code jmh.ignoreLock} itself, as a property of
  * this JVM only: given on the command line, JMH would hand it on to the benchmark fork's JVM options.
  */
@@ -67,24 +64,5 @@ public final class TrialFork {
             out.writeInt(ForkContract.VERSION);
             out.writeObject(new ArrayList<>(results));
         }
-        if (spec.containsKey("out.result")) {
-            ForkContract.store(figures(results.iterator().next()), Path.of(spec.getProperty("out.result")));
-        }
-    }
-
-    /** The fork's result for the driver: JMH's primary score, each measured iteration's and each secondary score. */
-    static Properties figures(RunResult run) {
-        Properties p = ForkContract.create();
-        p.setProperty("mode", run.getParams().getMode().shortLabel());
-        p.setProperty("score", Double.toString(run.getPrimaryResult().getScore()));
-        StringJoiner iterations = new StringJoiner(",");
-        for (BenchmarkResult fork : run.getBenchmarkResults()) {
-            for (IterationResult iteration : fork.getIterationResults()) {
-                iterations.add(Double.toString(iteration.getPrimaryResult().getScore()));
-            }
-        }
-        p.setProperty("iterations", iterations.toString());
-        run.getSecondaryResults().forEach((name, r) -> p.setProperty("secondary." + name, Double.toString(r.getScore())));
-        return p;
     }
 }

@@ -15,24 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.IterationResultMetaData;
-import org.openjdk.jmh.results.ResultRole;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.ScalarResult;
-import org.openjdk.jmh.results.ThroughputResult;
-import org.openjdk.jmh.runner.IterationType;
-import org.openjdk.jmh.runner.WorkloadParams;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 class InstrumentTest {
 
@@ -112,9 +97,9 @@ class InstrumentTest {
         params.put("delimiter", ",");
         params.put("fields", "16");
         TrialSchedule.Configuration c = new TrialSchedule.Configuration("io.x.SplitBenchmark.split", "io.x.SplitBenchmark",
-                "thrpt", params, 5, 20.0, "base");
+                "thrpt", params, 20.0, "base");
         Path spec = dir.resolve("fork.properties");
-        Instrument.writeSpec(spec, List.of("-prof", "gc", "-foe", "true"), c, 5, "2s", dir.resolve("r"), dir.resolve("s"));
+        Instrument.writeSpec(spec, List.of("-prof", "gc", "-foe", "true"), c, 5, "2s", dir.resolve("s"));
         Properties p = ForkContract.load(spec, "the spec");
         assertEquals("1", p.getProperty("contract"));
         assertEquals(List.of("-prof", "gc", "-foe", "true"),
@@ -123,7 +108,8 @@ class InstrumentTest {
         assertEquals(",", p.getProperty("param.delimiter"));
         assertEquals("5", p.getProperty("warmup.iterations"));
         assertEquals("2s", p.getProperty("warmup.time"));
-        assertEquals(dir.resolve("r").toString(), p.getProperty("out.result"));
+        assertEquals(dir.resolve("s").toString(), p.getProperty("out.ser"));
+        assertNull(p.getProperty("out.result"), "the driver reads no figure of a fork");
     }
 
     @Test
@@ -150,46 +136,18 @@ class InstrumentTest {
         assertEquals(2, read.size());
         assertEquals(List.of("fields", "delimiter"), List.copyOf(read.get(0).params().keySet()));
         assertEquals(",", read.get(0).params().get("delimiter"));
-        assertEquals(new TrialSchedule.Configuration("io.x.ColdBenchmark.start", "io.x.ColdBenchmark", "ss", Map.of(), 10,
+        assertEquals(new TrialSchedule.Configuration("io.x.ColdBenchmark.start", "io.x.ColdBenchmark", "ss", Map.of(),
                 3.0, "head"), read.get(1));
     }
 
     @Test
-    void aForksFiguresAreJmhsOwnAndItsBestIterationIsTheDriversRule(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("fork.result.properties");
-        ForkContract.store(TrialFork.figures(run(Mode.Throughput, 2.0, 3.5, 1.0)), file);
-        Map<String, Double> figures = Instrument.readFigures(file);
-        assertEquals(2.1666, figures.get(TrialSchedule.PRIMARY), 1e-3, "JMH's score of the fork: its iterations' mean");
-        assertEquals(3.5, figures.get(TrialSchedule.BEST));
-        assertEquals(48.0, figures.get("gc.alloc.rate.norm"));
-        assertEquals(3, figures.size());
-    }
-
-    @Test
-    void aResultOfAnotherVersionIsRefusedInOneLine(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("fork.result.properties");
-        Files.writeString(file, "contract=2\nscore=1.0\nmode=thrpt\niterations=1.0\n", StandardCharsets.UTF_8);
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Instrument.readFigures(file));
-        assertEquals("the fork result fork.result.properties speaks fork contract v2, this instrument v1", e.getMessage());
-        Files.writeString(file, "score=1.0\n", StandardCharsets.UTF_8);
-        e = assertThrows(IllegalStateException.class, () -> Instrument.readFigures(file));
-        assertEquals("the fork result fork.result.properties speaks fork contract none, this instrument v1", e.getMessage());
-    }
-
-    /** A one-fork RunResult as JMH builds it, one measured iteration per score (ops/us), each allocating 48 B/op. */
-    private static RunResult run(Mode mode, double... scores) {
-        IterationParams warmup = new IterationParams(IterationType.WARMUP, 1, TimeValue.seconds(1), 1);
-        IterationParams measurement = new IterationParams(IterationType.MEASUREMENT, scores.length, TimeValue.seconds(1), 1);
-        BenchmarkParams params = new BenchmarkParams("io.x.SplitBenchmark.split", "io.x.jmh_generated.Split", false, 1,
-                new int[] {1}, List.of(), 1, 0, warmup, measurement, mode, new WorkloadParams(), TimeUnit.MICROSECONDS, 1,
-                "java", List.of(), "17", "VM", "17", "1.37", TimeValue.minutes(10));
-        List<IterationResult> iterations = new java.util.ArrayList<>();
-        for (double s : scores) {
-            IterationResult r = new IterationResult(params, measurement, new IterationResultMetaData(1, 1));
-            r.addResult(new ThroughputResult(ResultRole.PRIMARY, "split", s * 1_000_000, 1_000_000_000L, TimeUnit.MICROSECONDS));
-            r.addResult(new ScalarResult("gc.alloc.rate.norm", 48.0, "B/op", AggregationPolicy.AVG));
-            iterations.add(r);
-        }
-        return new RunResult(params, List.of(new BenchmarkResult(params, iterations)));
+    void aPlanOfAnotherVersionIsRefusedInOneLine(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("plan.properties");
+        Files.writeString(file, "contract=2\ncount=0\n", StandardCharsets.UTF_8);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Instrument.readPlan(file, null));
+        assertEquals("the plan speaks fork contract v2, this instrument v1", e.getMessage());
+        Files.writeString(file, "count=0\n", StandardCharsets.UTF_8);
+        e = assertThrows(IllegalStateException.class, () -> Instrument.readPlan(file, null));
+        assertEquals("the plan speaks fork contract none, this instrument v1", e.getMessage());
     }
 }
