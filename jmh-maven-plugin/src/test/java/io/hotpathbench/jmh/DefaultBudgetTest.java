@@ -63,20 +63,14 @@ class DefaultBudgetTest {
             throws Exception {
         List<TrialSchedule.Configuration> out = new ArrayList<>();
         if (Files.isRegularFile(LIST)) {
-            Path json = work.resolve("plan.json");
+            Path plan = work.resolve("plan.properties");
             String cp = PlanScriptTest.REPO.resolve("target/test-classes") + java.io.File.pathSeparator
                     + System.getProperty("java.class.path");
             Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
-                    TrialRun.PLAN, json.toString()).redirectErrorStream(true).start();
+                    ForkContract.PLAN, plan.toString()).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, p.waitFor(), "TrialPlan lists the compiled benchmarks: " + output);
-            for (Object o : (List<?>) Json.read(Files.readString(json))) {
-                Map<?, ?> m = (Map<?, ?>) o;
-                Map<String, String> params = new LinkedHashMap<>();
-                ((Map<?, ?>) m.get("params")).forEach((k, v) -> params.put((String) k, (String) v));
-                out.add(new TrialSchedule.Configuration((String) m.get("benchmark"), (String) m.get("class"),
-                        (String) m.get("mode"), params, ((Number) m.get("estimateSeconds")).doubleValue(), null));
-            }
+            out.addAll(Instrument.readPlan(plan, null));
             return out;
         }
         java.util.Set<String> seen = new java.util.LinkedHashSet<>();
