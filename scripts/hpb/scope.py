@@ -8,7 +8,8 @@ techniques a change reaches, decided from the paths that differ between the two 
 
 - a Java file whose code is the same once comments and blank space are set aside
   (evidence.normalize_java): nothing;
-- `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique;
+- `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique, and
+  the techniques whose files list that package in `uses` (gc runs the cache package's GcPauseLog);
 - `src/<set>/java/<a support package>/...` that technique files list in `uses` (such as
   io.hotpathbench.postgres): exactly the techniques that list it;
 - `scripts/techniques/<file>.json`: the technique it describes when what the gate measures or
@@ -73,15 +74,13 @@ class Scope:
 MEASURED = ("benchmark", "variant_param", "baseline", "size_param", "method_pairs", "metrics", "cited", "claims",
             "warmup", "uses")
 PROSE = frozenset({"_doc", "label", "why", "doc", "point_score"})
-# A claim's `ci` names the pass that measures it; a renamed pass measures the same configurations.
-PASS_NAME = "ci"
 
 
 def measured_part(value, top=True):
     """A technique file (parsed JSON) cut to what the gate measures and judges (MEASURED, without prose)."""
     if isinstance(value, dict):
         return {k: measured_part(v, False) for k, v in value.items()
-                if k not in PROSE and (top or k != PASS_NAME) and (not top or k in MEASURED)}
+                if k not in PROSE and (not top or k in MEASURED)}
     if isinstance(value, list):
         return [measured_part(v, False) for v in value]
     return value
@@ -208,11 +207,8 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             # src/<set>/java/<package path>/<File>
             inner = "/".join(parts[3:]) if len(parts) > 3 and parts[2] == "java" else ""
             hit = next((tid for d, tid in by_dir.items() if inner.startswith(d)), None)
-            if hit is not None:
-                reached.add(hit)
-            else:
-                used = set().union(*[ids for d, ids in users.items() if inner.startswith(d)] or [set()])
-                reached |= used or {EVERY}
+            used = set().union(*[ids for d, ids in users.items() if inner.startswith(d)] or [set()])
+            reached |= ({hit} | used) if hit is not None else (used or {EVERY})
         elif p == "pom.xml":
             reached |= pom_scope(base_text(p), head_text(p), suite)
         for tid in sorted(reached):
