@@ -134,6 +134,16 @@ class Technique:
         """The method pair `method` belongs to (as its baseline or one of its methods), if any."""
         return next((mp for mp in self.method_pairs if method == mp["baseline"] or method in mp["methods"]), None)
 
+    def env_jvm_args(self, r, results) -> tuple:
+        """r's JVM options that describe its environment. Where the method pairs are JVM-flag variants
+        (`jvm_args_vary_by_method`), a pair method's own @Fork flags are the variant: the options that
+        the pair methods' forks among `results` (r's run) do not all share are left out."""
+        if not self.raw.get("jvm_args_vary_by_method") or not self.method_pair(r.method):
+            return tuple(r.env.jvm_args)
+        sets = [set(x.env.jvm_args) for x in results if x.cls == self.benchmark and self.method_pair(x.method)]
+        own = set().union(*sets) - set.intersection(*sets)
+        return tuple(a for a in r.env.jvm_args if a not in own)
+
     def min_trials(self, method: str) -> int | None:
         """The fewest trials a default run gives a group of `method` (min_trials, its method's own
         where it names one); None when the file names none."""
@@ -367,7 +377,8 @@ def load_technique(path: Path, passes: dict) -> Technique:
     d = _read(path)
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
-                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup", "uses", "min_trials"))
+                     "ratio_tolerances", "published", "claims", "targets", "note", "warmup", "uses", "min_trials",
+                     "jvm_args_vary_by_method"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -393,6 +404,8 @@ def load_technique(path: Path, passes: dict) -> Technique:
             if info["unit"] != "bytes":
                 ck.fail(f"metrics.{name}.resolution", "a resolution in bytes needs a metric whose unit is bytes")
         metrics[name] = info
+    if "jvm_args_vary_by_method" in d and (not isinstance(d["jvm_args_vary_by_method"], bool) or not d.get("method_pairs")):
+        ck.fail("jvm_args_vary_by_method", "true for a technique whose method pairs differ by their @Fork JVM flags (method_pairs needed), else leave it out")
     pairs = []
     for i, mp in enumerate(d.get("method_pairs") or []):
         ck.obj(mp, f"method_pairs[{i}]", required=("baseline", "methods"))

@@ -7,7 +7,8 @@ the JDK, the JVM options and profilers is allowed; those are the environment or 
 measurement). A run without provenance is judged only when named explicitly.
 
 The *benchmark code* of a technique at a commit is a fingerprint of what its numbers depend on: the
-Java sources of its package in src/main and src/jmh and the suite's shared benchmark classes, with
+Java sources of its package in src/main and src/jmh, of the packages it lists in `uses`, and the
+suite's shared benchmark classes, with
 comments and blank space removed (a Javadoc change does not change a measurement) and the fork count
 of `@Fork` left out (how many forks JMH's own order runs changes how many samples, not what a fork
 measures; a trials run forks once per trial whatever it says), the versions of the libraries its
@@ -121,7 +122,8 @@ def _pom_versions(pom: str, dependencies: list) -> list:
 def fingerprint(technique, commit: str | None) -> str | None:
     """The technique's benchmark code at `commit` (None: the working tree), or None when unknown."""
     pkg = technique.package_dir
-    dirs = (f"src/main/java/{pkg}", f"src/jmh/java/{pkg}")
+    dirs = (f"src/main/java/{pkg}", f"src/jmh/java/{pkg}",
+            *(f"src/main/java/{u.replace('.', '/')}" for u in technique.raw.get("uses") or []))
     if commit is None:
         files = [f for d in dirs for f in _worktree_files(d)]
         read = _read_worktree
@@ -186,7 +188,7 @@ def pools(runs: list, suite, require_full=True) -> list:
             code = run_code(t, run) or (f"unknown:{run.name}" if require_full else f"given:{run.name}")
             by_env: dict = {}
             for r in rs:
-                by_env.setdefault(Environment(r.env.jdk, r.env.vm, r.env.vm_version, r.env.jvm_args), []).append(r)
+                by_env.setdefault(Environment(r.env.jdk, r.env.vm, r.env.vm_version, t.env_jvm_args(r, rs)), []).append(r)
             for env, rr in by_env.items():
                 out.setdefault((t.id, code, env), Pool(t, code, env, [])).runs.append((run, rr))
     return list(out.values())

@@ -317,7 +317,7 @@ def reproduce(cited_records: list, runs: list, suite) -> list:
         spec = next((x for x in t.cited if x["id"] == c["id"]), None) if t else None
         if spec is None:
             continue
-        mine = [(run, [r for r in run.results if r.cls == t.benchmark and _env_matches(r, c["env"])]) for run in runs]
+        mine = [(run, [r for r in run.results if r.cls == t.benchmark and _env_matches(r, c["env"], t, run.results)]) for run in runs]
         mine = [(run, rs) for run, rs in mine if rs and pair_of(rs, t, spec, suite) is not None]
         if not mine:
             continue
@@ -361,8 +361,8 @@ def _num(x) -> float:
     return math.nan if x is None else math.inf if x == "inf" else x
 
 
-def _env_matches(r, env: dict) -> bool:
-    return r.env.jdk_major == env.get("jdk_major") and r.env.vm == env.get("vm") and list(r.env.jvm_args) == list(env.get("jvm_args", []))
+def _env_matches(r, env: dict, t, results) -> bool:
+    return r.env.jdk_major == env.get("jdk_major") and r.env.vm == env.get("vm") and list(t.env_jvm_args(r, results)) == list(env.get("jvm_args", []))
 
 
 # ---------------------------------------------------------------- everything the report shows

@@ -198,6 +198,7 @@ CONFIG_ERRORS = [
      "expected JMH's form of a time"),
     ("warm-up without its reason", lambda t: t.setdefault("warmup", []).append({k: v for k, v in WARMUP.items() if k != "why"}),
      "missing 'why'"),
+    ("JVM-flag variants not a flag", lambda t: t.update(jvm_args_vary_by_method="yes"), "method pairs differ by their @Fork JVM flags"),
 ]
 
 

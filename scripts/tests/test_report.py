@@ -276,3 +276,37 @@ def test_shipped_readme_and_notes_blocks_are_generated_from_the_committed_runs(s
     for ev in evs:
         note = repo / ev.technique.note
         assert _block(note.read_text(encoding="utf-8"), "measured") == "\n".join(report.docs_block(ev, suite, readiness)).rstrip(), note
+
+
+def test_jvm_flag_variants_of_a_method_pair_are_one_environment(tmp_path, suite):
+    """A technique whose method pairs are JVM-flag variants (jvm_args_vary_by_method): each method's
+    own @Fork flags are the variant, not the environment, so the pair pools together; an option all
+    of its methods' forks share (a -Djmh.jvmArgsPrepend) still makes another environment."""
+    def flags(prepend=()):
+        def edit(data):
+            for r in data:
+                if r["benchmark"].endswith(".splitFirst"):
+                    r["jvmArgs"] = r["jvmArgs"] + ["-XX:MaxGCPauseMillis=50"]
+                elif r["benchmark"].endswith(".jdkSplitLimitFirst"):
+                    r["jvmArgs"] = ["-Xms1g", "-Xmx1g", "-Xmn512m", "-XX:+UseG1GC"]
+                r["jvmArgs"] = list(prepend) + r["jvmArgs"]
+        return edit
+    plain = load(copy_run(AMD[1], tmp_path / AMD[1].name, flags()))
+    other = load(copy_run(AMD[1], tmp_path / AMD[1].name.replace("T03", "T04"), flags(["-XX:+UseCompactObjectHeaders"])))
+
+    def split_first(t):
+        pools = [p for p in figures.pools([plain, other], suite) if p.technique is t]
+        return {p.env.label: next((v for v in figures.cited(p, suite, plain.machine) if v.id == "split-first"), None)
+                for p in pools}
+    t = suite.by_id("split")
+    # as every other technique: each method's flags are its environment, so the pair is never compared
+    assert not any(split_first(t).values())
+    t.raw["jvm_args_vary_by_method"] = True
+    by_env = split_first(t)
+    assert sorted(by_env) == ["JDK 17.0.15 -XX:+UseCompactObjectHeaders -XX:+UseG1GC", "JDK 17.0.15 -XX:+UseG1GC"]
+    assert all(v is not None and v.figure.value > 1 for v in by_env.values())
+    # the variants' flags leave the environment whether or not the run also gave options of its own
+    r = next(x for x in other.results if x.method == "jdkSplitLimitFirst")
+    assert t.env_jvm_args(r, other.results) == ("-XX:+UseCompactObjectHeaders", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC")
+    split = next(x for x in other.results if x.method == "split")
+    assert t.env_jvm_args(split, other.results) == tuple(split.env.jvm_args)
