@@ -180,7 +180,7 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
         notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
                      "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
         reached = []
-    gate_ids = []
+    gate_ids, parts = [], []
     for t in reached:
         if t.id in new:
             continue
@@ -193,11 +193,27 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
             left = [i for i in whole if i not in ids]
         gate_ids += ids
         part = minutes.minutes(t, ids, int(ci["pr"]["trials"])) if minutes else None
+        parts.append(part)
         notes.append(f"{t.id} ({(scope.why if scope else {}).get(t.id, 'all')}): the gate judges {', '.join(ids)}"
                      + (f" (about {fmt_min(part)} at {ci['pr']['trials']} trials)" if minutes else "")
                      + (f"; left to the scheduled run, the whole technique needing {fmt_min(est)} at "
                         f"{ci['pr']['trials']} trials, over the pull request's {ci['pr']['minutes_per_technique']} "
                         f"a technique: {', '.join(left)}" if left else ""))
+    total = sum(m for m in parts if m is not None)
+    cap = float(ci["pr"]["total_minutes"])
+    if gate_ids and total > cap:
+        # Gating every technique it reaches would not fit CI: treated as a change reaching every one.
+        notes.append(f"every technique: the gate's checks for {len(reached)} techniques need about {total:.0f} min "
+                     f"at {ci['pr']['trials']} trials, over the pull request's {cap:.0f}: treated as a change reaching "
+                     "every technique, their figures left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
+        gate_ids = []
+        if not any(o[0] == "instrument" for o in out):
+            ids = list(ci["instrument"]["claims"])
+            out.insert(0, ("instrument", "instrument", ids,
+                           [f"-Djmh.against={head or _git('rev-parse', 'HEAD').strip()}", "-Djmh.gate",
+                            f"-Djmh.claims={','.join(ids)}", *gate["args"]]))
+            notes.append(f"instrument: a change reaching every technique: an A/A pass of this tree's instrument on "
+                         f"{', '.join(ids)} (this commit on both sides)")
     if gate_ids:
         out.append(("gate", "gate", gate_ids, [against, "-Djmh.gate", f"-Djmh.claims={','.join(gate_ids)}", *gate["args"]]))
     for name, p in passes.items():

@@ -662,3 +662,28 @@ def test_ci_plan_says_on_stderr_what_the_gate_takes_and_all_gates_everything():
     for flag in ("--minutes", "--scheduled"):
         out = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py"), flag], cwd=REPO, capture_output=True, text=True)
         assert out.returncode == 0 and out.stdout, flag
+
+
+def test_a_change_whose_gate_would_not_fit_ci_is_treated_as_reaching_every_technique(suite):
+    """Each technique's checks fit its 30 minutes, but all of them together would overrun CI's 90: the
+    plan falls back to the every-technique treatment (the instrument's A/A pass, the figures nightly)."""
+    from hpb import scope
+
+    class Fixed:
+        def __init__(self, each):
+            self.each = each
+
+        def minutes(self, t, ids, trials):
+            return self.each
+
+    ids = frozenset(t.id for t in suite.techniques[:3])
+    s = scope.Scope(ids, {i: "x" for i in ids})
+    cap = float(suite.raw["ci"]["pr"]["total_minutes"])
+    fits = ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=Fixed(cap / 3 - 1))
+    assert [k for _, k, _, _ in fits if k in ("gate", "instrument")] == ["gate"]
+    notes: list = []
+    over = ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=Fixed(cap / 3 + 1), notes=notes)
+    assert [k for _, k, _, _ in over if k in ("gate", "instrument")] == ["instrument"]
+    (_, _, _, args), = [x for x in over if x[1] == "instrument"]
+    assert args[0] == f"-Djmh.against={'1' * 40}"
+    assert any("treated as a change reaching every technique" in n for n in notes)
