@@ -201,7 +201,7 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
                         f"a technique: {', '.join(left)}" if left else ""))
     total = sum(m for m in parts if m is not None)
     cap = float(ci["pr"]["total_minutes"])
-    if gate_ids and total > cap:
+    if gate_ids and scope is not None and total > cap:
         # Gating every technique it reaches would not fit CI: treated as a change reaching every one.
         notes.append(f"every technique: the gate's checks for {len(reached)} techniques need about {total:.0f} min "
                      f"at {ci['pr']['trials']} trials, over the pull request's {cap:.0f}: treated as a change reaching "
