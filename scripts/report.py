@@ -125,9 +125,12 @@ def cited_section(evs) -> list:
     heads = [(ev.technique.title.split(":")[0], v) for ev in evs for v in ev.cited.get(id(ev.reference), [])
              if v.id == (ev.technique.answer or {}).get("cite")]
     if heads:
-        within = [f"{name} {v.extra['precision'][1]}" for name, v in heads if v.extra["precision"][0]]
-        beyond = [f"{name} {v.extra['precision'][1]}" for name, v in heads if not v.extra["precision"][0]]
-        lines += [f"Headline figures on the reference machine ({heads[0][1].extra['machine_figures'][0].label}): "
+        machines = sorted({v.extra["machine_figures"][0].label for _, v in heads})
+        where = (lambda v: f" on {v.extra['machine_figures'][0].label}") if len(machines) > 1 else (lambda v: "")  # noqa: E731
+        within = [f"{name} {v.extra['precision'][1]}{where(v)}" for name, v in heads if v.extra["precision"][0]]
+        beyond = [f"{name} {v.extra['precision'][1]}{where(v)}" for name, v in heads if not v.extra["precision"][0]]
+        on = "each technique's reference machine" if len(machines) > 1 else f"the reference machine ({machines[0]})"
+        lines += [f"Headline figures on {on}: "
                   f"{len(within)} of {len(heads)} within +/-{figures.PRECISION_PCT:g}%"
                   + (f" ({'; '.join(within)})" if within else "") + (f"; not within: {'; '.join(beyond)}." if beyond else "."), ""]
     for ev in evs:
