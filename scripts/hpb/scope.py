@@ -86,6 +86,28 @@ def measured_part(value, top=True):
     return value
 
 
+def pass_kinds(suite_file) -> dict:
+    """CI pass name -> how it judges ("gate": against the baseline's commit, else "alone"), from a
+    suite.json (its text, parsed JSON or None)."""
+    if isinstance(suite_file, str):
+        try:
+            suite_file = json.loads(suite_file)
+        except ValueError:
+            return {}
+    passes = ((suite_file or {}).get("ci") or {}).get("passes") or {} if isinstance(suite_file, dict) else {}
+    return {name: "gate" if isinstance(p, dict) and p.get("gate") else "alone" for name, p in passes.items()}
+
+
+def with_pass_kinds(technique_file, kinds: dict):
+    """A technique file whose claims name the kind of their CI pass instead of its name: renaming a
+    pass (`short` to `claims`) changes neither what a claim measures nor how it is judged."""
+    if not isinstance(technique_file, dict) or not isinstance(technique_file.get("claims"), list):
+        return technique_file
+    claims = [{**c, "ci": kinds.get(c.get("ci"), c.get("ci"))} if isinstance(c, dict) else c
+              for c in technique_file["claims"]]
+    return {**technique_file, "claims": claims}
+
+
 def claims_by_id(technique_file, passes=None) -> dict:
     """A technique file's claims (parsed JSON) by id, each without the name of its pass (which may
     have been renamed); with passes, only the claims of those passes."""
@@ -192,11 +214,13 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
                 new.add(t.id)
                 reached.add(t.id)
             else:
-                try:
-                    old = measured_part(json.loads(before))
+                kinds = pass_kinds(suite.raw)
+                try:  # the base's own pass names where its suite.json names passes, else this tree's
+                    old = measured_part(with_pass_kinds(json.loads(before),
+                                                        pass_kinds(base_text("scripts/suite.json")) or kinds))
                 except ValueError:
                     old = None
-                if old != measured_part(t.raw):
+                if old != measured_part(with_pass_kinds(t.raw, kinds)):
                     reached.add(t.id)
         elif p.startswith("src/"):
             if p.endswith(".java"):
