@@ -125,7 +125,7 @@ class DefaultBudgetTest {
     }
 
     @Test
-    void everyCitedFigureGetsThreeTrialsWithinTheDefaultBudgetOnBothMachinesAndWithForksAFifthSlower(@TempDir Path work)
+    void everyCitedFigureGetsThreeTrialsWithinTheDefaultBudgetOnEveryMachineAndWithForksAFifthSlower(@TempDir Path work)
             throws Exception {
         assumeTrue(PlanScriptTest.python(), "python3 is not on the PATH: the default schedule comes from scripts/plan.py");
         Map<String, Map<String, Double>> recorded = recorded();
