@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -59,10 +60,11 @@ def env_name(env, base=None) -> str:
 
 def cite_text(v, short=False) -> str:
     """The reference machine's figure, bold, then every other machine's: '**4x [3.63, 4.41]** on AMD
-    EPYC x2 (9 trials); 4.2x [3.1, 5.6] on Intel Xeon x2 (4 trials)'; short: '... AMD EPYC; ...'."""
+    EPYC x2 (9 trials); 4.2x [3.1, 5.6] on Intel Xeon x2 (4 trials)'; short, without the trials and the
+    processor count (which every machine of this kind shares): '... AMD EPYC; ...'."""
     ms = v.extra["machine_figures"]
     parts = [("**{}**" if i == 0 else "{}").format(fmt_ratio(*m.figure))
-             + (f" {' '.join(m.label.split()[:2])}" if short else f" on {m.label} ({m.trials} trial{'s' * (m.trials != 1)})")
+             + (f" {re.sub(r' x[0-9]+$', '', m.label)}" if short else f" on {m.label} ({m.trials} trial{'s' * (m.trials != 1)})")
              for i, m in enumerate(ms)]
     before, f = v.extra.get("bytes"), v.figure
     if before:  # a footprint ratio near zero, judged in bytes
