@@ -215,7 +215,8 @@ def selected_claims(run: Run) -> set | None:
 def gained_pairs(suite: Suite) -> list:
     """(technique, claim) for every gated claim on a time or throughput gain: the gate's gain checks."""
     return [(t, c) for t in suite.techniques for c in t.claims
-            if c.get("metric", "primary") == "primary" and "min_speedup" in c]
+            if c.get("metric", "primary") == "primary" and "min_speedup" in c
+            and (suite.ci_passes.get(c.get("ci")) or {}).get("gate")]
 
 
 def names(t, c: dict, r) -> bool:

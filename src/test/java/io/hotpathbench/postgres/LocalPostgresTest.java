@@ -113,16 +113,21 @@ class LocalPostgresTest {
         }
     }
 
-    /** The server's CPU counter grows with the work it is given. */
+    /**
+     * The server's CPU counter grows with the work it is given, read while the backend that did it
+     * lives (as the benchmarks' pooled connections do): a backend that has exited but is not yet
+     * reaped by the postmaster is counted by neither, so a reading just after a connection closes
+     * can miss its work.
+     */
     @Test
     void serverCpuCountsTheWorkOfItsBackends() throws SQLException {
         double before = server.serverCpuSeconds();
         try (Connection c = server.connect(); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT count(md5(i::text)) FROM generate_series(1, 1000000) i")) {
             r.next();
+            double used = server.serverCpuSeconds() - before;
+            assertTrue(used >= 0.05 && used < 60, used + " s");
         }
-        double used = server.serverCpuSeconds() - before;
-        assertTrue(used >= 0.05 && used < 60, used + " s");
     }
 
     /** Each autocommitted insert under synchronous commit syncs the WAL once; with it off, the backend syncs none. */
@@ -169,6 +174,16 @@ class LocalPostgresTest {
         stopAChildJvmHoldingAServer("KILL");
     }
 
+    /** Whether this process ignores SIGINT, a disposition every process it starts inherits (/proc's SigIgn mask). */
+    private static boolean sigintIgnored() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << (2 - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
     /** Ctrl-C (SIGINT): the JVM's shutdown hook stops the server and removes the data directory. */
     @Test
     void anInterruptedJvmLeavesNoServerAndNoDataDirectory() throws Exception {
@@ -176,6 +191,10 @@ class LocalPostgresTest {
     }
 
     private static void stopAChildJvmHoldingAServer(String signal) throws Exception {
+        if (signal.equals("INT")) {
+            Assumptions.assumeFalse(sigintIgnored(), "SIGINT is ignored in this process (started as a background job,"
+                    + " e.g. with nohup or &), and so in every JVM it starts: Ctrl-C cannot reach them from here");
+        }
         String java = ProcessHandle.current().info().command().orElse("java");
         Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Holder.class.getName())
                 .redirectErrorStream(true).start();
