@@ -168,14 +168,18 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
     new = set() if scope is None else set(scope.new)
     reached = [t for t in suite.techniques if (scope is None or scope.covers(t.id))]
     out = []
-    if scope is not None and (scope.covers(scoping.EVERY) or scope.instrument):
+
+    def instrument(why: str) -> None:
+        """The instrument's A/A pass (this commit on both sides), first among the passes."""
         ids = list(ci["instrument"]["claims"])
-        why = scope.instrument or scope.why.get(scoping.EVERY, "")
-        out.append(("instrument", "instrument", ids,
-                    [f"-Djmh.against={head or _git('rev-parse', 'HEAD').strip()}", "-Djmh.gate",
-                     f"-Djmh.claims={','.join(ids)}", *gate["args"]]))
-        notes.append(f"instrument: {why} differs: an A/A pass of this tree's instrument on {', '.join(ids)} "
+        out.insert(0, ("instrument", "instrument", ids,
+                       [f"-Djmh.against={head or _git('rev-parse', 'HEAD').strip()}", "-Djmh.gate",
+                        f"-Djmh.claims={','.join(ids)}", *gate["args"]]))
+        notes.append(f"instrument: {why}: an A/A pass of this tree's instrument on {', '.join(ids)} "
                      "(this commit on both sides)")
+
+    if scope is not None and (scope.covers(scoping.EVERY) or scope.instrument):
+        instrument(f"{scope.instrument or scope.why.get(scoping.EVERY, '')} differs")
     if scope is not None and scope.covers(scoping.EVERY):
         notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
                      "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
@@ -208,12 +212,7 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
                      "every technique, their figures left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
         gate_ids = []
         if not any(o[0] == "instrument" for o in out):
-            ids = list(ci["instrument"]["claims"])
-            out.insert(0, ("instrument", "instrument", ids,
-                           [f"-Djmh.against={head or _git('rev-parse', 'HEAD').strip()}", "-Djmh.gate",
-                            f"-Djmh.claims={','.join(ids)}", *gate["args"]]))
-            notes.append(f"instrument: a change reaching every technique: an A/A pass of this tree's instrument on "
-                         f"{', '.join(ids)} (this commit on both sides)")
+            instrument("a change reaching every technique")
     if gate_ids:
         out.append(("gate", "gate", gate_ids, [against, "-Djmh.gate", f"-Djmh.claims={','.join(gate_ids)}", *gate["args"]]))
     for name, p in passes.items():
