@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Make one real pass through CI's two-commit gate and keep its summary in results/ci/: an A/A pass (this
-commit against the baseline's, whose benchmark code is the same) or an A/B pass against a real
-regression (a patch from scripts/tests/regressions/, applied in a throwaway worktree).
+commit against the baseline's, whose benchmark code is the same), an A/A pass of a differing build (a
+patch from scripts/tests/neutral/: a comment or a renamed local, which must not matter) or an A/B pass
+against a real regression (a patch from scripts/tests/regressions/); a patch is applied in a throwaway
+worktree.
 
     python3 lab/gate_pass.py                           # A/A: this checkout against the baseline's commit
-    python3 lab/gate_pass.py --patch indexof-slower-10pct
+    python3 lab/gate_pass.py --patch split-renamed-local   # A/A of a differing build: must pass
+    python3 lab/gate_pass.py --patch indexof-slower-10pct  # A/B: must fail
     python3 lab/gate_pass.py --list                    # the regression patches
     python3 lab/gate_pass.py --claims redis-mget-4x,redis-pooled-1.3x   # A/A over those claims only
 
@@ -37,8 +40,10 @@ from hpb import cli, config, twocommit
 from hpb.model import REPO, RESULTS_DIR, InputError
 from summarize import summarize
 
-# The regression patches are the gate's test data, kept beside the product's tests.
+# The regression patches (each must fail the gate) and the neutral ones (a comment or a renamed local in
+# the file a regression patch changes, each must pass): the gate's test data, beside the product's tests.
 PATCHES = labpath.SCRIPTS / "tests" / "regressions"
+NEUTRAL = labpath.SCRIPTS / "tests" / "neutral"
 CI_DIR = RESULTS_DIR / "ci"
 RAW_DIR = CI_DIR / "raw"
 # How long an interrupted JMH run may take to clean up (its shutdown hook stops the forks and removes
@@ -47,7 +52,12 @@ GRACE_S = 120
 
 
 def patches() -> dict:
-    return {p.stem: p for p in sorted(PATCHES.glob("*.patch"))}
+    """Every patch by name, regressions and neutral ones (their names differ: a test checks it)."""
+    return {p.stem: p for d in (PATCHES, NEUTRAL) for p in sorted(d.glob("*.patch"))}
+
+
+def neutral(patch: Path | None) -> bool:
+    return patch is not None and patch.parent == NEUTRAL
 
 
 def gate_args(tree: Path = REPO) -> list:
@@ -147,8 +157,8 @@ def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Pa
     result = newest(before)
     if result is None:
         raise InputError("the gate pass wrote no result into results/ci/raw/")
-    record = {"kind": "A/B" if patch else "A/A", "patch": patch.stem if patch else None,
-              "expect": "fail" if patch else "pass", "head": head, "args": args, "judge": judge,
+    record = {"kind": "A/B" if patch and not neutral(patch) else "A/A", "patch": patch.stem if patch else None,
+              "expect": "fail" if patch and not neutral(patch) else "pass", "head": head, "args": args, "judge": judge,
               "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
     summarize(result, "none", CI_DIR)
@@ -159,7 +169,8 @@ def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Pa
 def main(argv=None) -> int:
     interruptible()
     ap = cli.Parser(prog="gate_pass.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--patch", help="a regression patch's name (see --list); without it, an A/A pass")
+    ap.add_argument("--patch", help="a patch's name (see --list): a regression (A/B) or a neutral one (A/A of a "
+                                    "differing build); without it, an A/A pass of this checkout")
     ap.add_argument("--list", action="store_true", help="list the regression patches and stop")
     ap.add_argument("--claims", help="an A/A pass over just these gated gain claims (comma-separated), as CI "
                                      "gates a change that reaches only their techniques; default every technique")
@@ -167,13 +178,13 @@ def main(argv=None) -> int:
     known = patches()
     if a.list:
         for name, p in known.items():
-            print(name)
+            print(f"{name}\t{'A/A (must pass)' if neutral(p) else 'A/B (must fail)'}")
         return 0
     judge = config.load_suite().gate_judge()
     patch = None
     if a.patch is not None:
         if a.patch not in known:
-            raise InputError(f"--patch: no patch {a.patch!r} in {PATCHES.relative_to(REPO)} (known: {', '.join(known) or 'none'})")
+            raise InputError(f"--patch: no patch {a.patch!r} in {PATCHES.relative_to(REPO)} or {NEUTRAL.relative_to(REPO)} (known: {', '.join(known) or 'none'})")
         patch = known[a.patch]
     claims = a.claims.split(",") if a.claims is not None else None
     if claims is not None and patch is not None:

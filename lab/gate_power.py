@@ -73,7 +73,7 @@ from dataclasses import dataclass
 
 import labpath  # noqa: F401  puts scripts/ on the path
 from fdist import sd_ratio
-from gate_pass import PATCHES
+from gate_pass import NEUTRAL, PATCHES
 from hpb import breadth, cli, config, evidence, forks, scope, select, twocommit, verdicts
 from hpb.markdown import fmt_num, fmt_ratio, table
 from hpb.model import ALLOC, InputError, RESULTS_DIR, result_files
@@ -825,8 +825,8 @@ FIGURES = {"mean": "fork means", "best": "fast state"}
 def patch_claims(suite, name: str) -> set | None:
     """The gain claims a regression patch reaches (the techniques of the paths it changes, as CI scopes a
     change); None when the patch is no longer in scripts/tests/regressions/."""
-    path = PATCHES / f"{name}.patch"
-    if not path.is_file():
+    path = next((d / f"{name}.patch" for d in (PATCHES, NEUTRAL) if (d / f"{name}.patch").is_file()), None)
+    if path is None:
         return None
     paths = [line[6:] for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("+++ b/")]
     reach = scope.of_paths(paths, suite)

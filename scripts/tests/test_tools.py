@@ -563,6 +563,55 @@ def test_every_regression_patch_applies_cleanly_and_reaches_its_target(suite):
             assert s.techniques == {want} | users, patch.name
 
 
+def _code_lines(patch_text: str, sign: str) -> list:
+    """A patch's removed ("-") or added ("+") lines, comment lines left out."""
+    out = []
+    for line in patch_text.splitlines():
+        if line.startswith(sign) and not line.startswith(sign * 3):
+            code = line[1:].strip()
+            if code and not code.startswith(("//", "/*", "*")):
+                out.append(line[1:])
+    return out
+
+
+def test_every_neutral_patch_changes_only_a_comment_or_one_local_name_and_reaches_its_target(suite):
+    """Each patch in scripts/tests/neutral (the gate's A/A passes of differing builds) applies to this tree,
+    reaches the technique its name starts with (or, the instrument's, the instrument alone), and changes
+    nothing but comments and the name of one identifier: its removed code lines, with that one name
+    replaced, are its added ones. Every technique and the instrument have one, and no name is also a
+    regression patch's (lab/gate_pass.py finds both by name)."""
+    from hpb import scope
+    neutral = sorted((SCRIPTS / "tests" / "neutral").glob("*.patch"))
+    regressions = {p.stem for p in (SCRIPTS / "tests" / "regressions").glob("*.patch")}
+    prefixes = {p.stem.split("-")[0] for p in neutral}
+    assert {t.id for t in suite.techniques} | {"instrument"} <= prefixes
+    for patch in neutral:
+        assert patch.stem not in regressions, patch.name
+        text = patch.read_text()
+        check = subprocess.run(["git", "apply", "--check", str(patch)], cwd=REPO, capture_output=True, text=True)
+        assert check.returncode == 0, f"{patch.name}: {check.stderr}"
+        removed, added = _code_lines(text, "-"), _code_lines(text, "+")
+        assert len(removed) == len(added), f"{patch.name}: adds or removes code, not only a comment or a name"
+        if removed:
+            old = {w for line in removed for w in re.findall(r"\b[A-Za-z_]\w*\b", line)}
+            new = {w for line in added for w in re.findall(r"\b[A-Za-z_]\w*\b", line)}
+            assert len(old - new) == 1 and len(new - old) == 1, f"{patch.name}: renames more than one name"
+            (a,), (b,) = old - new, new - old
+            assert [re.sub(rf"\b{a}\b", b, line) for line in removed] == added, patch.name
+        else:
+            assert any(line.startswith("+") and line[1:].strip().startswith("//") for line in text.splitlines()), patch.name
+        paths = re.findall(r"^\+\+\+ b/(\S+)", text, re.M)
+        s = scope.of_paths(paths, suite, lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None,
+                           lambda p: "changed")
+        want = patch.stem.split("-")[0]
+        if want == "instrument":
+            assert s.instrument and not s.techniques, patch.name
+        else:
+            users = {u.id for u in suite.techniques
+                     if suite.by_id(want).benchmark.rsplit(".", 1)[0] in (u.raw.get("uses") or [])}
+            assert s.techniques == {want} | users, patch.name
+
+
 def test_the_workflow_calls_the_scripts_ci_run_calls():
     """.github/workflows/bench.yml runs .ci/run itself for pull requests and each night (so every script
     .ci/run calls runs there too), the nightly matrix over JDK 17 and 25 with HPB_NIGHT and HPB_JDK, and
