@@ -231,23 +231,27 @@ def test_several_current_files_are_merged_and_duplicates_rejected(tmp_path, caps
     assert_bad_input(run_cli(I3, I3), "is also in")
 
 
-def test_shipped_claims_hold_on_the_committed_baseline_run(suite):
-    """Every claim passes on the baseline run; a claim the baseline did not measure (a technique newer
-    than it, or configurations its budget left out) on the newest committed clean full run that did."""
-    base = load(REPO / "results" / "baseline.json")
+def test_shipped_claims_hold_on_the_committed_runs(suite):
+    """Every claim is met (its pessimistic end clear of its bar) on at least one committed clean full run
+    of its technique's current code that measured it, and shown to miss (its optimistic end too) on none,
+    the baseline run among them.
+    A run may leave a claim undecided: the default run at effe472 gave split's "::" pair 3 trials, and
+    3x [1.63, 5.51] neither meets the 2x bar at its pessimistic end nor misses it."""
+    from hpb.twocommit import _shown_to_miss
     ids = [c["id"] for t in suite.techniques for c in t.claims]
-    out = [v for v in verdicts.judge_claims(base.results, suite, ids=ids) if v.outcome != "not_run"]
     runs = [load(f) for f in sorted((REPO / "results").glob("2*.json"), reverse=True) if not f.name.endswith(".provenance.json")]
     runs = [run for run in runs if not run.dirty and evidence.full_run(run)[0]]
+    runs.append(load(REPO / "results" / "baseline.json"))
+    of = {c["id"]: t for t in suite.techniques for c in t.claims}
     for i in ids:
-        if any(v.id == i for v in out):
-            continue
-        measured = [vs for vs in (verdicts.judge_claims(run.results, suite, ids=[i]) for run in runs)
-                    if vs and all(v.outcome != "not_run" for v in vs)]
+        t = of[i]
+        now = evidence.fingerprint(t, None)
+        mine = [run for run in runs if evidence.run_code(t, run) == now and run.trials_engine >= evidence.TRIALS_ENGINE]
+        measured = [(run.name, v) for run in mine for v in verdicts.judge_claims(run.results, suite, ids=[i])
+                    if v.outcome != "not_run"]
         assert measured, f"{i}: no committed clean full run measured it"
-        out += measured[0]
-    assert {v.id for v in out} == set(ids)
-    assert all(v.outcome == "pass" for v in out), [(v.subject, v.outcome, v.reason) for v in out if v.outcome != "pass"]
+        assert not [(n, v.subject) for n, v in measured if _shown_to_miss(v)], f"{i}: shown to miss its bar"
+        assert any(v.outcome == "pass" for _, v in measured), [(n, v.subject, v.outcome, v.reason) for n, v in measured]
 
 
 def test_claim_ids_select_claims(capsys):
