@@ -8,7 +8,7 @@ worktree.
     python3 lab/gate_pass.py                           # A/A: this checkout against the baseline's commit
     python3 lab/gate_pass.py --patch split-renamed-local   # A/A of a differing build: must pass
     python3 lab/gate_pass.py --patch indexof-slower-10pct  # A/B: must fail
-    python3 lab/gate_pass.py --list                    # the regression patches
+    python3 lab/gate_pass.py --list                    # the patches, each with what it must do
     python3 lab/gate_pass.py --claims redis-mget-4x,redis-pooled-1.3x   # A/A over those claims only
 
 It runs CI's own gate pass (the `gate` line of `scripts/ci_plan.py`: `mvn jmh:run
@@ -157,8 +157,9 @@ def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Pa
     result = newest(before)
     if result is None:
         raise InputError("the gate pass wrote no result into results/ci/raw/")
-    record = {"kind": "A/B" if patch and not neutral(patch) else "A/A", "patch": patch.stem if patch else None,
-              "expect": "fail" if patch and not neutral(patch) else "pass", "head": head, "args": args, "judge": judge,
+    regression = patch is not None and not neutral(patch)
+    record = {"kind": "A/B" if regression else "A/A", "patch": patch.stem if patch else None,
+              "expect": "fail" if regression else "pass", "head": head, "args": args, "judge": judge,
               "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
     summarize(result, "none", CI_DIR)
@@ -171,7 +172,7 @@ def main(argv=None) -> int:
     ap = cli.Parser(prog="gate_pass.py", description=__doc__.splitlines()[0])
     ap.add_argument("--patch", help="a patch's name (see --list): a regression (A/B) or a neutral one (A/A of a "
                                     "differing build); without it, an A/A pass of this checkout")
-    ap.add_argument("--list", action="store_true", help="list the regression patches and stop")
+    ap.add_argument("--list", action="store_true", help="list the patches (regressions and neutral ones) and stop")
     ap.add_argument("--claims", help="an A/A pass over just these gated gain claims (comma-separated), as CI "
                                      "gates a change that reaches only their techniques; default every technique")
     a = ap.parse_args(argv)

@@ -823,8 +823,8 @@ FIGURES = {"mean": "fork means", "best": "fast state"}
 
 
 def patch_claims(suite, name: str) -> set | None:
-    """The gain claims a regression patch reaches (the techniques of the paths it changes, as CI scopes a
-    change); None when the patch is no longer in scripts/tests/regressions/."""
+    """The gain claims a patch reaches (the techniques of the paths it changes, as CI scopes a change);
+    None when the patch is no longer in scripts/tests/regressions/ or scripts/tests/neutral/."""
     path = next((d / f"{name}.patch" for d in (PATCHES, NEUTRAL) if (d / f"{name}.patch").is_file()), None)
     if path is None:
         return None

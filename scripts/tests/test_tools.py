@@ -542,26 +542,30 @@ def test_every_regression_patch_applies_cleanly_and_reaches_its_target(suite):
     """Each patch in scripts/tests/regressions applies to this tree (git apply --check) and reaches the
     technique it targets alone, or (the instrument's) no technique but the instrument; every technique
     and the instrument have one."""
-    from hpb import scope
     patches = sorted((SCRIPTS / "tests" / "regressions").glob("*.patch"))
     for t in suite.techniques:
         assert any(REGRESSION_TARGETS.get(p.stem.split("-")[0]) == t.id for p in patches), f"no patch for {t.id}"
     assert any(p.stem.startswith("instrument-") for p in patches)
     for patch in patches:
-        check = subprocess.run(["git", "apply", "--check", str(patch)], cwd=REPO, capture_output=True, text=True)
-        assert check.returncode == 0, f"{patch.name}: {check.stderr}"
-        paths = re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)
-        assert paths, patch.name
-        s = scope.of_paths(paths, suite, lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None,
-                           lambda p: "changed")
-        want = REGRESSION_TARGETS[patch.stem.split("-")[0]]
-        if want is None:
-            assert s.instrument and not s.techniques, patch.name
-        else:
-            # and the techniques that use the target's package (gc runs the cache package's GcPauseLog)
-            users = {u.id for u in suite.techniques
-                     if suite.by_id(want).benchmark.rsplit(".", 1)[0] in (u.raw.get("uses") or [])}
-            assert s.techniques == {want} | users, patch.name
+        assert_applies_and_reaches(patch, REGRESSION_TARGETS[patch.stem.split("-")[0]], suite)
+
+
+def assert_applies_and_reaches(patch, want, suite):
+    """The patch applies to this tree (git apply --check) and reaches technique `want` and the techniques
+    that use its package (gc runs the cache package's GcPauseLog), or, `want` None, the instrument alone."""
+    from hpb import scope
+    check = subprocess.run(["git", "apply", "--check", str(patch)], cwd=REPO, capture_output=True, text=True)
+    assert check.returncode == 0, f"{patch.name}: {check.stderr}"
+    paths = re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)
+    assert paths, patch.name
+    s = scope.of_paths(paths, suite, lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None,
+                       lambda p: "changed")
+    if want is None:
+        assert s.instrument and not s.techniques, patch.name
+    else:
+        users = {u.id for u in suite.techniques
+                 if suite.by_id(want).benchmark.rsplit(".", 1)[0] in (u.raw.get("uses") or [])}
+        assert s.techniques == {want} | users, patch.name
 
 
 def _code_lines(patch_text: str, sign: str) -> list:
@@ -581,7 +585,6 @@ def test_every_neutral_patch_changes_only_a_comment_or_one_local_name_and_reache
     nothing but comments and the name of one identifier: its removed code lines, with that one name
     replaced, are its added ones. Every technique and the instrument have one, and no name is also a
     regression patch's (lab/gate_pass.py finds both by name)."""
-    from hpb import scope
     neutral = sorted((SCRIPTS / "tests" / "neutral").glob("*.patch"))
     regressions = {p.stem for p in (SCRIPTS / "tests" / "regressions").glob("*.patch")}
     prefixes = {p.stem.split("-")[0] for p in neutral}
@@ -589,8 +592,6 @@ def test_every_neutral_patch_changes_only_a_comment_or_one_local_name_and_reache
     for patch in neutral:
         assert patch.stem not in regressions, patch.name
         text = patch.read_text()
-        check = subprocess.run(["git", "apply", "--check", str(patch)], cwd=REPO, capture_output=True, text=True)
-        assert check.returncode == 0, f"{patch.name}: {check.stderr}"
         removed, added = _code_lines(text, "-"), _code_lines(text, "+")
         assert len(removed) == len(added), f"{patch.name}: adds or removes code, not only a comment or a name"
         if removed:
@@ -601,16 +602,8 @@ def test_every_neutral_patch_changes_only_a_comment_or_one_local_name_and_reache
             assert [re.sub(rf"\b{a}\b", b, line) for line in removed] == added, patch.name
         else:
             assert any(line.startswith("+") and line[1:].strip().startswith("//") for line in text.splitlines()), patch.name
-        paths = re.findall(r"^\+\+\+ b/(\S+)", text, re.M)
-        s = scope.of_paths(paths, suite, lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None,
-                           lambda p: "changed")
         want = patch.stem.split("-")[0]
-        if want == "instrument":
-            assert s.instrument and not s.techniques, patch.name
-        else:
-            users = {u.id for u in suite.techniques
-                     if suite.by_id(want).benchmark.rsplit(".", 1)[0] in (u.raw.get("uses") or [])}
-            assert s.techniques == {want} | users, patch.name
+        assert_applies_and_reaches(patch, None if want == "instrument" else want, suite)
 
 
 def test_the_workflow_calls_the_scripts_ci_run_calls():
