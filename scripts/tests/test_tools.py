@@ -2,10 +2,13 @@
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -558,8 +561,14 @@ def assert_applies_and_reaches(patch, want, suite):
     assert check.returncode == 0, f"{patch.name}: {check.stderr}"
     paths = re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)
     assert paths, patch.name
-    s = scope.of_paths(paths, suite, lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None,
-                       lambda p: "changed")
+    with tempfile.TemporaryDirectory() as tmp:  # the patched files, beside this tree's: CI's own reading of the change
+        for p in paths:
+            if (REPO / p).is_file():
+                (Path(tmp) / p).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(REPO / p, Path(tmp) / p)
+        subprocess.run(["git", "apply", str(patch)], cwd=tmp, check=True, capture_output=True)
+        after = {p: (Path(tmp) / p).read_text() for p in paths if (Path(tmp) / p).is_file()}
+    s = scope.of_paths(paths, suite, lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None, after.get)
     if want is None:
         assert s.instrument and not s.techniques, patch.name
     else:
@@ -581,9 +590,10 @@ def _code_lines(patch_text: str, sign: str) -> list:
 
 def test_every_neutral_patch_changes_only_a_comment_or_one_local_name_and_reaches_its_target(suite):
     """Each patch in scripts/tests/neutral (the gate's A/A passes of differing builds) applies to this tree,
-    reaches the technique its name starts with (or, the instrument's, the instrument alone), and changes
-    nothing but comments and the name of one identifier: its removed code lines, with that one name
-    replaced, are its added ones. Every technique and the instrument have one, and no name is also a
+    reaches the technique its name starts with (or, the instrument's, the instrument alone) as CI's scope
+    reads the change (its base and patched text: a comment alone in a technique's Java reaches nothing,
+    so CI would never measure it), and changes nothing but comments and the name of one identifier: its
+    removed code lines, with that one name replaced, are its added ones. Every technique and the instrument have one, and no name is also a
     regression patch's (lab/gate_pass.py finds both by name)."""
     neutral = sorted((SCRIPTS / "tests" / "neutral").glob("*.patch"))
     regressions = {p.stem for p in (SCRIPTS / "tests" / "regressions").glob("*.patch")}
