@@ -41,6 +41,12 @@ WARMUP_TIME = re.compile(r"[1-9][0-9]* ?(ns|us|ms|s|m|min|h|hr)")
 RATIO_KEYS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
 
 
+def used_path(name: str) -> str:
+    """The repository path of a `uses` entry: a package's directory, or a class's source file."""
+    path = "src/main/java/" + name.replace(".", "/")
+    return path + ".java" if name.rsplit(".", 1)[-1][:1].isupper() else path
+
+
 # ---------------------------------------------------------------- a small schema checker
 
 class _Check:
@@ -468,11 +474,12 @@ def load_technique(path: Path, passes: dict) -> Technique:
                 ck.fail(where, f"expected a positive whole number of trials, got {n!r}")
         ck.string(mt["why"], "min_trials.why")
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
-    # The shared packages under src/main/java that the technique's code uses (the PostgreSQL launcher:
-    # "io.hotpathbench.postgres"): a change there reaches exactly the techniques that list it.
+    # The shared code under src/main/java that the technique's code uses, a package (the PostgreSQL
+    # launcher: "io.hotpathbench.postgres") or one class of another technique's package (G1's
+    # "io.hotpathbench.cache.GcPauseLog"): a change there reaches exactly the techniques that list it.
     for name in ck.strings(d.get("uses") or [], "uses"):
-        if not re.fullmatch(r"io\.hotpathbench(\.[a-z][a-z0-9_]*)+", name) or not (SRC_JAVA / name.replace(".", "/")).is_dir():
-            ck.fail("uses", f"{name!r} is no package under {SRC_JAVA.relative_to(REPO)}")
+        if not re.fullmatch(r"io\.hotpathbench(\.[a-z][a-z0-9_]*)+(\.[A-Z]\w*)?", name) or not (REPO / used_path(name)).exists():
+            ck.fail("uses", f"{name!r} is no package or class under {SRC_JAVA.relative_to(REPO)}")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
                      base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
                      claims, targets, d.get("note", f"docs/{path.stem}.md"), d)

@@ -7,7 +7,7 @@ the JDK, the JVM options and profilers is allowed; those are the environment or 
 measurement). A run without provenance is judged only when named explicitly.
 
 The *benchmark code* of a technique at a commit is a fingerprint of what its numbers depend on: the
-Java sources of its package in src/main and src/jmh, of the packages it lists in `uses`, and the
+Java sources of its package in src/main and src/jmh, of the packages and classes it lists in `uses`, and the
 suite's shared benchmark classes, with
 comments and blank space removed (a Javadoc change does not change a measurement) and the fork count
 of `@Fork` left out (how many forks JMH's own order runs changes how many samples, not what a fork
@@ -24,6 +24,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .config import used_path
 from .model import REPO, Environment, Run
 
 # Options that leave every fork's settings as the class wrote them: what runs, where, on which JVM,
@@ -100,6 +101,8 @@ def _read_worktree(path: str) -> str | None:
 
 def _worktree_files(path: str) -> tuple:
     d = REPO / path
+    if d.is_file():
+        return (path,)
     if not d.is_dir():
         return ()
     return tuple(sorted(str(f.relative_to(REPO)) for f in d.rglob("*") if f.is_file()))
@@ -123,7 +126,7 @@ def fingerprint(technique, commit: str | None) -> str | None:
     """The technique's benchmark code at `commit` (None: the working tree), or None when unknown."""
     pkg = technique.package_dir
     dirs = (f"src/main/java/{pkg}", f"src/jmh/java/{pkg}",
-            *(f"src/main/java/{u.replace('.', '/')}" for u in technique.raw.get("uses") or []))
+            *(used_path(u) for u in technique.raw.get("uses") or []))
     if commit is None:
         files = [f for d in dirs for f in _worktree_files(d)]
         read = _read_worktree

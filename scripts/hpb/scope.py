@@ -9,7 +9,8 @@ techniques a change reaches, decided from the paths that differ between the two 
 - a Java file whose code is the same once comments and blank space are set aside
   (evidence.normalize_java): nothing;
 - `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique, and
-  the techniques whose files list that package in `uses` (gc runs the cache package's GcPauseLog);
+  the techniques whose files list that package, or that file's class, in `uses` (gc runs the cache
+  package's GcPauseLog and nothing else of it);
 - `src/<set>/java/<a support package>/...` that technique files list in `uses` (such as
   io.hotpathbench.postgres): exactly the techniques that list it;
 - `scripts/techniques/<file>.json`: the technique it describes when what the gate measures or
@@ -35,6 +36,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from .config import used_path
 from .evidence import normalize_java
 from .model import REPO
 
@@ -71,8 +73,10 @@ class Scope:
 
 # What in a technique file the gate measures or judges; the rest (title, answer, published claims,
 # targets, notes) and every reason or label inside these is prose to it.
+# Not `uses`, which says which paths reach a technique (both sides run the same code whatever it lists),
+# nor `gate_window`, which sets how a gate pass measures both sides alike.
 MEASURED = ("benchmark", "variant_param", "baseline", "size_param", "method_pairs", "metrics", "cited", "claims",
-            "warmup", "uses")
+            "warmup")
 PROSE = frozenset({"_doc", "label", "why", "doc", "point_score"})
 
 
@@ -199,8 +203,9 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
     by_dir = {t.package_dir + "/": t.id for t in suite.techniques}
     users: dict = {}
     for t in suite.techniques:
-        for pkg in t.raw.get("uses") or []:
-            users.setdefault(pkg.replace(".", "/") + "/", set()).add(t.id)
+        for name in t.raw.get("uses") or []:  # a package's directory or one class's file, under src/<set>/java/
+            used = used_path(name).removeprefix("src/main/java/")
+            users.setdefault(used if used.endswith(".java") else used + "/", set()).add(t.id)
     by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
     why, new, instrument = {}, set(), ""
     for p in sorted(paths):
