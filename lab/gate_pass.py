@@ -11,7 +11,7 @@ worktree.
     python3 lab/gate_pass.py --list                    # the patches, each with what it must do
     python3 lab/gate_pass.py --claims redis-mget-4x,redis-pooled-1.3x   # A/A over those claims only
 
-It runs CI's own gate pass (the `gate` line of `scripts/ci_plan.py`: `mvn jmh:run
+It runs CI's own gate passes (the `gate` lines of `scripts/ci_plan.py`, one per gate window: `mvn jmh:run
 -Djmh.against=BASE -Djmh.gate ...`): an A/A pass over every gated technique (`--all`, CI's largest
 pass; with --claims, just those gain claims, as CI gates a change that reaches only their
 techniques), an A/B pass over the techniques the patch reaches, as CI gates such a change (with
@@ -36,6 +36,7 @@ import tempfile
 from pathlib import Path
 
 import labpath
+import ci_plan
 from hpb import cli, config, twocommit
 from hpb.model import REPO, RESULTS_DIR, InputError
 from summarize import summarize
@@ -61,19 +62,23 @@ def neutral(patch: Path | None) -> bool:
 
 
 def gate_args(tree: Path = REPO) -> list:
-    """CI's gate pass as the tree's own ci_plan.py plans it: for this checkout (an A/A pass) every gated
-    technique (--all); for a patched worktree the techniques the patch reaches, as CI would gate it."""
+    """CI's gate passes as the tree's own ci_plan.py plans them, [(name, args)]: for this checkout (an A/A
+    pass) every gated technique (--all); for a patched worktree the techniques the patch reaches, as CI
+    would gate it (a technique with its own gate_window gets a pass of its own)."""
     cmd = [sys.executable, str(tree / "scripts" / "ci_plan.py")] + (["--all"] if tree == REPO else [])
     out = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k != "HPB_GATE"})
     if out.returncode != 0:
         raise InputError(f"ci_plan.py failed: {out.stderr.strip()}")
+    passes = []
     for line in out.stdout.splitlines():
         fields = line.split("\t")
         if len(fields) >= 3 and fields[1] == "gate":
-            return fields[3:]
+            passes.append((fields[0], fields[3:]))
         if len(fields) >= 3 and fields[1] == "unchanged":
             raise InputError("the patch reaches no gated technique (ci_plan.py: " + out.stderr.strip() + ")")
-    raise InputError("ci_plan.py plans no gate pass (no claim names a pass with \"gate\": true)")
+    if not passes:
+        raise InputError("ci_plan.py plans no gate pass (no claim names a pass with \"gate\": true)")
+    return passes
 
 
 def git(*args, cwd=REPO) -> str:
@@ -131,11 +136,12 @@ def scoped(args: list, claims: list | None) -> list:
     return [a for a in args if not a.startswith("-Djmh.claims=")] + ["-Djmh.claims=" + ",".join(ids)]
 
 
-def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Path:
+def make_pass(patch: Path | None, claims: list | None = None) -> list:
+    """Makes each of CI's gate passes for the patch (or this checkout) and stores each: [(result, judge)]."""
     RAW_DIR.mkdir(parents=True, exist_ok=True)
-    before = set(RAW_DIR.glob("2*.json"))
     head = git("rev-parse", "HEAD")
     worktree = None
+    made = []
     try:
         where = REPO
         if patch is not None:
@@ -144,26 +150,34 @@ def make_pass(patch: Path | None, judge: list, claims: list | None = None) -> Pa
             git("worktree", "add", "--detach", str(worktree), "HEAD")
             where = worktree
             git("apply", str(patch), cwd=where)
-        args = scoped(gate_args(where), claims)
-        cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={RAW_DIR}"]
-        print("gate_pass:", " ".join(cmd), flush=True)
-        if run_to_end(cmd, where) != 0:
-            raise InputError("the gate pass's JMH run failed (its output is above); nothing was stored")
+        passes = gate_args(where)
+        if claims:
+            passes = [(passes[0][0], scoped(passes[0][1], claims))]
+        for name, args in passes:
+            before = set(RAW_DIR.glob("2*.json"))
+            cmd = ["mvn", "-B", "jmh:run", *args, f"-Djmh.resultsDir={RAW_DIR}"]
+            print(f"gate_pass: {name}:", " ".join(cmd), flush=True)
+            if run_to_end(cmd, where) != 0:
+                raise InputError(f"the gate pass {name}'s JMH run failed (its output is above); it was not stored")
+            result = newest(before)
+            if result is None:
+                raise InputError("the gate pass wrote no result into results/ci/raw/")
+            judge = ci_plan.judge_options(config.load_suite(), args)
+            regression = patch is not None and not neutral(patch)
+            record = {"kind": "A/B" if regression else "A/A", "patch": patch.stem if patch else None,
+                      "expect": "fail" if regression else "pass", "head": head, "args": args, "judge": judge,
+                      "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+            if len(passes) > 1:
+                record["gatePass"] = name
+            result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
+            summarize(result, "none", CI_DIR)
+            made.append((result, judge))
     finally:
         if worktree is not None:
             subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, capture_output=True)
             shutil.rmtree(worktree, ignore_errors=True)
             subprocess.run(["git", "worktree", "prune"], cwd=REPO, capture_output=True)
-    result = newest(before)
-    if result is None:
-        raise InputError("the gate pass wrote no result into results/ci/raw/")
-    regression = patch is not None and not neutral(patch)
-    record = {"kind": "A/B" if regression else "A/A", "patch": patch.stem if patch else None,
-              "expect": "fail" if regression else "pass", "head": head, "args": args, "judge": judge,
-              "madeUtc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-    result.with_name(result.name[:-5] + ".pass.json").write_text(json.dumps(record, indent=2) + "\n")
-    summarize(result, "none", CI_DIR)
-    return result
+    return made
 
 
 @cli.guarded
@@ -181,7 +195,6 @@ def main(argv=None) -> int:
         for name, p in known.items():
             print(f"{name}\t{'A/A (must pass)' if neutral(p) else 'A/B (must fail)'}")
         return 0
-    judge = config.load_suite().gate_judge()
     patch = None
     if a.patch is not None:
         if a.patch not in known:
@@ -195,12 +208,13 @@ def main(argv=None) -> int:
     if git("status", "--porcelain", "--untracked-files=no", "--", "src", "pom.xml"):
         raise InputError("the benchmark code (src/, pom.xml) has uncommitted changes: a pass must measure committed code")
     try:
-        result = make_pass(patch, judge, claims)
+        made = make_pass(patch, claims)
     except KeyboardInterrupt:
-        cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing was stored", 130)
-    print(f"gate_pass: stored {result.relative_to(REPO)} and its summary in {CI_DIR.relative_to(REPO)}/", flush=True)
-    print(f"gate_pass: the gate's verdict as CI judges it (gate.py {' '.join(judge)})", flush=True)
-    subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result), *judge])
+        cli.fail("gate_pass: interrupted; the run stopped, its worktrees are removed and nothing more was stored", 130)
+    for result, judge in made:
+        print(f"gate_pass: stored {result.relative_to(REPO)} and its summary in {CI_DIR.relative_to(REPO)}/", flush=True)
+        print(f"gate_pass: the gate's verdict as CI judges it (gate.py {' '.join(judge)})", flush=True)
+        subprocess.run([sys.executable, str(REPO / "scripts" / "gate.py"), str(result), *judge])
     return 0
 
 

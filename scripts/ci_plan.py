@@ -6,7 +6,7 @@
     python3 scripts/ci_plan.py --scheduled          # the nightly rotation (every cited figure, JDK 17 and 25, weekly)
     python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes (or HPB_NIGHT=N HPB_JDK=25)
     python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
-    python3 scripts/ci_plan.py --judge              # gate.py's options for a gate pass, one a line
+    python3 scripts/ci_plan.py --judge [-- ARGS]    # gate.py's options for a gate pass (made with ARGS), one a line
 
 Each stdout line is one `mvn jmh:run`, tab-separated: the pass name, its kind, the ids it judges, then
 the arguments. Kinds: `gate` (this tree against the baseline's commit, results/baseline.provenance.json,
@@ -21,11 +21,16 @@ A technique is judged whole in a pull request when its estimated minutes at ci.p
 ci.pr.minutes_per_technique; otherwise the pull request judges its headline figure and gated claims
 and the scheduled run the rest. A change reaching every technique (JMH, the compiler, shared code)
 runs the instrument's A/A pass in the pull request and leaves the rest to the scheduled run. Minutes
-come from the newest full runs in results/ (every fork's duration is in their provenance), with each
-fork's measured part replaced by the gate's (-Djmh.i x -Djmh.r) and both sides counted.
+come from real gate passes (results/ci/) where they timed a configuration at its gate window, else from
+the newest full runs in results/ (every fork's duration is in their provenance), with each fork's
+measured part replaced by the gate's window (-Djmh.i x -Djmh.r, or the technique file's own
+gate_window, which gets a gate pass of its own), both sides counted. A change whose techniques do not
+fit the pull request's minutes whole is judged on each one's headline and gated claims; one whose
+headlines do not fit either is treated as reaching every technique.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -34,6 +39,7 @@ import sys
 
 from hpb import breadth, cli, config, evidence, scope as scoping
 from hpb.model import REPO, RESULTS_DIR, InputError, load
+from hpb.rule import FAST_STATE_MIN_ITERATIONS, LOOKS
 
 BASELINE_PROVENANCE = RESULTS_DIR / "baseline.provenance.json"
 CLAIMS_LOG = REPO / "scripts" / "claims-log.json"
@@ -79,15 +85,59 @@ def headline_ids(t) -> list:
 
 # ---------------------------------------------------------------- minutes, from measured forks
 
+def gate_window(t, gate_args) -> tuple | None:
+    """(iterations, seconds) a gate fork of technique t measures: its file's gate_window, else the
+    gate's -Djmh.i x -Djmh.r; None where neither is set (the classes' own)."""
+    w = t.raw.get("gate_window") if t is not None else None
+    if w:
+        return (int(w["iterations"]), _seconds(w["time"])) if "iterations" in w else None
+    i = next((a.split("=", 1)[1] for a in gate_args if a.startswith("-Djmh.i=")), None)
+    r = next((a.split("=", 1)[1] for a in gate_args if a.startswith("-Djmh.r=")), None)
+    return None if i is None or r is None else (int(i), _seconds(r))
+
+
+def window_args(t, gate_args) -> list:
+    """The gate's arguments for technique t: its file's gate_window in place of -Djmh.i and -Djmh.r."""
+    w = t.raw.get("gate_window")
+    if not w:
+        return list(gate_args)
+    own = [f"-Djmh.i={int(w['iterations'])}", f"-Djmh.r={w['time'].replace(' ', '')}"] if "iterations" in w else []
+    # a best of few long iterations is no fast state (rule: fast_state_min_iterations): such forks are judged
+    # by their means, as are the classes' own windows (none measures 50 iterations)
+    figure = [] if own and int(w["iterations"]) >= FAST_STATE_MIN_ITERATIONS else ["-Djmh.gateFigure=mean"]
+    return [a for a in gate_args if not a.startswith(("-Djmh.i=", "-Djmh.r=") + (("-Djmh.gateFigure=",) if figure else ()))] + \
+        figure + own
+
+
+def judge_options(suite, pass_args: list) -> list:
+    """gate.py's options for a gate pass made with these mvn arguments: the gate's (suite.json), its fork
+    figure the one the pass's -Djmh.gateFigure stopped by (JMH's mean where it names none)."""
+    out = list(suite.gate_judge())
+    if not pass_args:
+        return out
+    figure = next((a.split("=", 1)[1] for a in pass_args if a.startswith("-Djmh.gateFigure=")), "mean")
+    if "--fork-figure" in out:
+        i = out.index("--fork-figure")
+        del out[i:i + 2]
+    return out + (["--fork-figure", figure] if figure != "mean" else [])
+
+
 class Minutes:
-    """Estimated seconds of one gate trial (both sides) per configuration, from the newest full runs."""
+    """Estimated seconds of one gate trial (both sides) per configuration. Where real gate passes
+    (results/ci/*.summary.json) measured a configuration at the window its technique's gate pass uses,
+    the mean of their forks' durations; otherwise the newest full run's forks, each with its measured
+    iterations replaced by the gate's window, an iteration lasting at least one operation (a 560 ms
+    summary of ten million samples makes each 100 ms iteration last 560 ms). Work a benchmark does
+    around each iteration (a JFR window, an iteration's set-up) is in the first and not the second."""
 
     def __init__(self, suite, gate_args: list):
         self.suite = suite
-        self.window = _gate_window(gate_args)
-        self.seconds: dict = {}  # (benchmark, params without side) -> seconds a fork in the gate
+        self.gate_args = list(gate_args)
+        self.window = gate_window(None, gate_args)
+        self.forks: dict = {}  # (benchmark, params) -> [(fork seconds, measured seconds as run, seconds an op)]
+        self.observed: dict = {}  # ((benchmark, params), window) -> [seconds of a real gate fork]
         self.results: list = []
-        self.sources: dict = {}
+        sources: dict = {}
         for f in sorted(RESULTS_DIR.glob("2*.json"), reverse=True):
             if f.name.endswith(".provenance.json"):
                 continue
@@ -99,48 +149,93 @@ class Minutes:
                 continue
             try:
                 raw = json.loads(f.read_text(encoding="utf-8"))
-                measured = {(r["benchmark"], tuple(sorted((r.get("params") or {}).items()))):
-                            r["measurementIterations"] * _seconds(r["measurementTime"]) for r in raw}
+                measured = {_key(r["benchmark"], r.get("params")):
+                            (r["measurementIterations"], _seconds(r["measurementTime"]), _op_seconds(r)) for r in raw}
             except (ValueError, KeyError, TypeError):
                 continue
             for s in (run.provenance.get("trials") or {}).get("schedule") or []:
                 if not isinstance(s.get("seconds"), (int, float)):
                     continue
-                key = (s["benchmark"], tuple(sorted(s["params"].items())))
-                if key in self.seconds and self.sources[key] != f.name:
+                key = _key(s["benchmark"], s["params"])
+                if key in sources and sources[key] != f.name:
                     continue
-                class_part = measured.get((s["benchmark"], tuple(sorted(s["params"].items()))), 0.0)
-                self.seconds.setdefault(key, []).append(max(1.0, s["seconds"] - class_part + self.window))
-                self.sources[key] = f.name
-            self.results += [r for r in run.results if (r.benchmark, tuple(sorted(r.params.items()))) in self.seconds]
+                n, r, op = measured.get(key, (0, 0.0, 0.0))
+                self.forks.setdefault(key, []).append((s["seconds"], n * max(r, op), op))
+                sources[key] = f.name
+            self.results += [r for r in run.results if _key(r.benchmark, r.params) in self.forks]
+        for f in sorted((RESULTS_DIR / "ci").glob("*.summary.json")):
+            try:
+                d = json.loads(f.read_text(encoding="utf-8"))
+                props = d["provenance"]["jmh"].get("mavenProperties") or {}
+                if "jmh.i" not in props or "jmh.r" not in props:
+                    continue
+                window = (int(props["jmh.i"]), _seconds(props["jmh.r"]))
+                for i, *_, seconds in d.get("schedule") or []:
+                    r = d["results"][i]
+                    key = _key(r["benchmark"], {k: v for k, v in (r.get("params") or {}).items() if k != "side"})
+                    self.observed.setdefault((key, window), []).append(float(seconds))
+            except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+                continue
+
+    def fork(self, key, window) -> float:
+        """Seconds of one gate fork of this configuration at this window (iterations, seconds)."""
+        seen = self.observed.get((key, window))
+        if seen:
+            return sum(seen) / len(seen)
+        forks = self.forks[key]
+        if window is None:
+            return sum(s for s, _, _ in forks) / len(forks)
+        n, r = window
+        return sum(max(1.0, s - as_run + n * max(r, op)) for s, as_run, op in forks) / len(forks)
 
     def configurations(self, t, ids) -> set:
         keys = set()
         for s in breadth.subjects(t):
             if s["id"] in ids:
                 for _, v, b in breadth.pairs(self.results, t, s, self.suite):
-                    keys |= {(v.benchmark, tuple(sorted(v.params.items()))), (b.benchmark, tuple(sorted(b.params.items())))}
+                    keys |= {_key(v.benchmark, v.params), _key(b.benchmark, b.params)}
         return keys
+
+    def seen(self, t, ids) -> tuple:
+        """(configurations timed by real gate passes at t's window, configurations)."""
+        keys, w = self.configurations(t, ids), gate_window(t, self.gate_args)
+        return sum(1 for k in keys if (k, w) in self.observed), len(keys)
 
     def trial(self, t, ids) -> float | None:
         """Seconds of one trial of these subjects' configurations, both sides; None when unmeasured."""
         keys = self.configurations(t, ids)
         if not keys:
             return None
-        return sum(2 * sum(self.seconds[k]) / len(self.seconds[k]) for k in keys)
+        w = gate_window(t, self.gate_args)
+        return sum(2 * self.fork(k, w) for k in keys)
 
     def minutes(self, t, ids, trials: int) -> float | None:
         one = self.trial(t, ids)
         return None if one is None else one * trials / 60
 
 
-def _gate_window(args) -> float:
-    """Seconds a gate fork measures: -Djmh.i x -Djmh.r."""
-    i = next((a.split("=", 1)[1] for a in args if a.startswith("-Djmh.i=")), None)
-    r = next((a.split("=", 1)[1] for a in args if a.startswith("-Djmh.r=")), None)
-    if i is None or r is None:
+def _key(benchmark: str, params) -> tuple:
+    return benchmark, tuple(sorted((params or {}).items()))
+
+
+TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60}
+
+
+def _op_seconds(r: dict) -> float:
+    """Seconds one operation takes a thread, from a JMH result's score (0 where its mode does not say)."""
+    pm = r.get("primaryMetric") or {}
+    try:
+        score = float(pm.get("score"))
+    except (TypeError, ValueError):
         return 0.0
-    return int(i) * _seconds(r)
+    if not score > 0:
+        return 0.0
+    unit, mode, threads = str(pm.get("scoreUnit", "")), r.get("mode"), int(r.get("threads") or 1)
+    if mode == "thrpt" and unit.startswith("ops/"):
+        return TIME_UNITS.get(unit[4:], 0.0) * threads / score
+    if mode in ("avgt", "sample") and unit.endswith("/op"):
+        return TIME_UNITS.get(unit[:-3], 0.0) * score
+    return 0.0
 
 
 def _seconds(text: str) -> float:
@@ -155,6 +250,33 @@ def fmt_min(x) -> str:
 
 
 # ---------------------------------------------------------------- a pull request's passes
+
+def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int, name: str = "gate") -> list:
+    """The gate passes for these techniques' chosen ids: one for the gate's window and one per technique
+    file's own gate_window (a JMH run measures one window), the gate's -Djmh.budget shared between them
+    by their estimated minutes."""
+    by_args: dict = {}
+    for t in techniques:
+        if chosen.get(t.id):
+            entry = by_args.setdefault(tuple(window_args(t, gate["args"])), ([], [], []))
+            entry[0].extend(chosen[t.id])
+            entry[1].append(t.id)
+            entry[2].append((minutes.minutes(t, chosen[t.id], trials) if minutes else None) or 0.0)
+    budget = next((a.split("=", 1)[1] for a in gate["args"] if a.startswith("-Djmh.budget=")), None)
+    total = sum(sum(m) for _, _, m in by_args.values())
+    out = []
+    for args, (ids, tids, mins) in by_args.items():
+        args = list(args)
+        if len(by_args) > 1 and budget and total > 0:
+            share = max(5, int(_seconds(budget) / 60 * sum(mins) / total))
+            args = [a for a in args if not a.startswith("-Djmh.budget=")] + [f"-Djmh.budget={share}m"]
+        own = list(args) != list(gate["args"]) and not (len(by_args) > 1 and budget and
+                                                        [a for a in args if not a.startswith("-Djmh.budget=")] ==
+                                                        [a for a in gate["args"] if not a.startswith("-Djmh.budget=")])
+        out.append((f"{name}-{'-'.join(tids)}" if own else name, "gate", ids,
+                    [against, "-Djmh.gate", f"-Djmh.claims={','.join(ids)}", *args]))
+    return out
+
 
 def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, head: str | None = None,
          minutes: Minutes | None = None, notes: list | None = None) -> list:
@@ -184,37 +306,37 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
         notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
                      "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
         reached = []
-    gate_ids, parts = [], []
-    for t in reached:
-        if t.id in new:
-            continue
-        whole = all_ids(t)
-        est = minutes.minutes(t, whole, int(ci["pr"]["trials"])) if minutes else None
-        if est is not None and est <= float(ci["pr"]["minutes_per_technique"]):
-            ids, left = whole, []
-        else:
-            ids = headline_ids(t)
-            left = [i for i in whole if i not in ids]
-        gate_ids += ids
-        part = minutes.minutes(t, ids, int(ci["pr"]["trials"])) if minutes else None
-        parts.append(part)
-        notes.append(f"{t.id} ({(scope.why if scope else {}).get(t.id, 'all')}): the gate judges {', '.join(ids)}"
-                     + (f" (about {fmt_min(part)} at {ci['pr']['trials']} trials)" if minutes else "")
-                     + (f"; left to the scheduled run, the whole technique needing {fmt_min(est)} at "
-                        f"{ci['pr']['trials']} trials, over the pull request's {ci['pr']['minutes_per_technique']} "
-                        f"a technique: {', '.join(left)}" if left else ""))
-    total = sum(m for m in parts if m is not None)
+    trials = int(ci["pr"]["trials"])
+    gated = [t for t in reached if t.id not in new]
+    est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
+    # each technique whole where it fits its minutes, else its headline and gated claims
+    chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= float(ci["pr"]["minutes_per_technique"])
+              else headline_ids(t) for t in gated}
+    part = lambda t: minutes.minutes(t, chosen[t.id], trials) if minutes else None  # noqa: E731
     cap = float(ci["pr"]["total_minutes"])
-    if gate_ids and scope is not None and total > cap:
+    total = sum(m for m in map(part, gated) if m is not None)
+    if scope is not None and total > cap and any(chosen[t.id] != headline_ids(t) for t in gated):
+        # together over the pull request's minutes: every technique's headline and gated claims first
+        notes.append(f"the whole of the techniques reached needs about {total:.0f} min at {trials} trials, over the pull "
+                     f"request's {cap:.0f}: each is judged on its headline and gated claims")
+        chosen = {t.id: headline_ids(t) for t in gated}
+        total = sum(m for m in map(part, gated) if m is not None)
+    for t in gated:
+        ids = chosen[t.id]
+        left = [i for i in all_ids(t) if i not in ids]
+        notes.append(f"{t.id} ({(scope.why if scope else {}).get(t.id, 'all')}): the gate judges {', '.join(ids)}"
+                     + (f" (about {fmt_min(part(t))} at {trials} trials)" if minutes else "")
+                     + (f"; left to the scheduled run, the whole technique needing {fmt_min(est[t.id])} at "
+                        f"{trials} trials: {', '.join(left)}" if left else ""))
+    if gated and scope is not None and total > cap:
         # Gating every technique it reaches would not fit CI: treated as a change reaching every one.
-        notes.append(f"every technique: the gate's checks for {len(reached)} techniques need about {total:.0f} min "
-                     f"at {ci['pr']['trials']} trials, over the pull request's {cap:.0f}: treated as a change reaching "
+        notes.append(f"every technique: the gate's checks for {len(gated)} techniques need about {total:.0f} min "
+                     f"at {trials} trials, over the pull request's {cap:.0f}: treated as a change reaching "
                      "every technique, their figures left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
-        gate_ids = []
+        gated = []
         if not any(o[0] == "instrument" for o in out):
             instrument("a change reaching every technique")
-    if gate_ids:
-        out.append(("gate", "gate", gate_ids, [against, "-Djmh.gate", f"-Djmh.claims={','.join(gate_ids)}", *gate["args"]]))
+    out += gate_passes(gated, chosen, gate, against, minutes, trials)
     for name, p in passes.items():
         if p.get("gate") or name == "new":
             continue
@@ -261,7 +383,13 @@ def rotation(suite, minutes: Minutes) -> tuple:
                     items.append((jdk, t.id, chunk, chunk_min))
                     chunk, whole = [i], m
                 if whole > cap:
-                    unplaced.append((jdk, t.id, i, f"{whole:.0f} min alone, over a night's {cap:g}"))
+                    # alone over a night at its trials: a night of its own, where the budget brings the
+                    # rule's look forward to the trials that fit (the first look's at least), else unplaced
+                    first = minutes.minutes(t, [i], LOOKS[0])
+                    if first <= cap:
+                        items.append((jdk, t.id, [i], cap))
+                    else:
+                        unplaced.append((jdk, t.id, i, f"{first:.0f} min alone at {LOOKS[0]} trials, over a night's {cap:g}"))
                     chunk, whole = [], 0.0
                     continue
                 chunk, chunk_min = chunk if i in chunk else chunk + [i], whole
@@ -287,7 +415,8 @@ def night_lines(suite, nights: list, night: int, base: str) -> list:
     out = []
     for jdk, tid, ids, mins in nights[night - 1]:
         share = max(5, int(float(sc["night_minutes"]) * mins / sum(x[3] for x in nights[night - 1])))
-        args = [a for a in gate["args"] if not a.startswith("-Djmh.budget=")] + [f"-Djmh.budget={share}m"]
+        args = [a for a in window_args(suite.by_id(tid), gate["args"]) if not a.startswith("-Djmh.budget=")] + \
+            [f"-Djmh.budget={share}m"]
         jdk_arg = [] if jdk == sc["jdks"][0] else [f"-Djmh.jdk={jdk}"]  # the first is the JDK Maven runs on
         out.append((f"night{night}-{tid}-jdk{jdk}", "gate", ids,
                     [f"-Djmh.against={base}", "-Djmh.gate", f"-Djmh.claims={','.join(ids)}", *jdk_arg, *args]))
@@ -381,7 +510,9 @@ def claims_log_check(base: str) -> tuple:
 @cli.guarded
 def main(argv=None) -> int:
     ap = cli.Parser(prog="ci_plan.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--judge", action="store_true", help="print gate.py's options for a gate pass, one a line")
+    ap.add_argument("--judge", action="store_true", help="print gate.py's options for a gate pass, one a line "
+                                                         "(after --, that pass's mvn arguments: its fork figure)")
+    ap.add_argument("pass_args", nargs="*", help=argparse.SUPPRESS)
     ap.add_argument("--all", action="store_true", help="gate every technique, whatever the change reaches")
     ap.add_argument("--minutes", action="store_true", help="print the estimated minutes per technique")
     ap.add_argument("--scheduled", action="store_true", help="print the nightly rotation")
@@ -398,8 +529,10 @@ def main(argv=None) -> int:
     suite = config.load_suite()
     ci = ci_settings(suite)
     gate_args = next(p for p in suite.ci_passes.values() if p.get("gate"))["args"]
+    if a.pass_args and not a.judge:
+        raise InputError(f"unexpected arguments {' '.join(a.pass_args)} (only --judge -- ARGS takes a pass's arguments)")
     if a.judge:
-        for o in suite.gate_judge():
+        for o in judge_options(suite, a.pass_args):
             print(o)
         return 0
     if a.claims_log:
@@ -412,13 +545,18 @@ def main(argv=None) -> int:
     minutes = Minutes(suite, gate_args)
     if a.minutes:
         trials = (5, int(ci["pr"]["trials"]), 20)
-        print(f"minutes of gate forks (both sides) per technique at {', '.join(map(str, trials))} trials, from "
-              f"the newest full runs in results/:")
+        print(f"minutes of gate forks (both sides) per technique at {', '.join(map(str, trials))} trials, from real "
+              f"gate passes (results/ci/) where they timed a configuration, else the newest full runs in results/:")
         for t in suite.techniques:
             whole = [fmt_min(minutes.minutes(t, all_ids(t), n)) for n in trials]
             head = [fmt_min(minutes.minutes(t, headline_ids(t), n)) for n in trials]
+            window = gate_window(t, gate_args)
+            seen, n = minutes.seen(t, all_ids(t))
             print(f"  {t.id}: every cited figure and claim ({len(all_ids(t))}): {' / '.join(whole)}; "
-                  f"headline and gated ({', '.join(headline_ids(t))}): {' / '.join(head)}")
+                  f"headline and gated ({', '.join(headline_ids(t))}): {' / '.join(head)}; "
+                  f"{f'{window[0]} x {window[1]:g} s' if window else 'the classes own iterations'} a fork"
+                  f"{' (its own gate_window)' if t.raw.get('gate_window') else ''}, "
+                  f"{seen} of {n} configurations timed by real gate passes")
         return 0
     if a.scheduled:
         nights, unplaced = rotation(suite, minutes)

@@ -5,7 +5,8 @@ A technique's file is the one place that says everything the scripts need about 
 benchmark class, the variant param and baseline, the metrics its benchmark writes beside JMH's, the
 figures the README cites, the write-up's published claims, the claims CI enforces (each naming the
 CI pass that produces its data), the targets the report judges, the warm-up a configuration
-needs beyond its class's (`warmup`, which the plugin gives its forks) the shared packages its code uses (`uses`) and the fewest trials a default
+needs beyond its class's (`warmup`, which the plugin gives its forks), the window a gate fork measures where the
+gate's does not suit its figures (`gate_window`), the shared packages or classes its code uses (`uses`) and the fewest trials a default
 run gives each of its groups (`min_trials`: {"trials": N, "methods": {method: N}, "why": ...}, set
 from a pilot; a class's @Fork keeps JMH's meaning, the forks of -Djmh.f). Adding a technique means
 adding such a file; report, gate, export, reproduce, the plugin's schedule (through plan.py) and
@@ -384,7 +385,7 @@ def load_technique(path: Path, passes: dict) -> Technique:
     ck.obj(d, "technique", required=("title", "benchmark", "test", "baseline"),
            optional=("variant_param", "size_param", "method_pairs", "metrics", "dependencies", "cited", "answer",
                      "ratio_tolerances", "published", "claims", "targets", "note", "warmup", "uses", "min_trials",
-                     "jvm_args_vary_by_method"))
+                     "jvm_args_vary_by_method", "gate_window"))
     ck.string(d["title"], "title")
     ck.string(d["benchmark"], "benchmark")
     if "." not in d["benchmark"]:
@@ -474,6 +475,18 @@ def load_technique(path: Path, passes: dict) -> Technique:
                 ck.fail(where, f"expected a positive whole number of trials, got {n!r}")
         ck.string(mt["why"], "min_trials.why")
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
+    # The window a gate fork measures where the gate's own (-Djmh.i x -Djmh.r of its pass) does not suit
+    # the technique's figures: ci_plan.py gives it a gate pass of its own.
+    # Its iterations and time, or neither: the classes' own (@Measurement), as the full runs measure them.
+    if "gate_window" in d:
+        w = ck.obj(d["gate_window"], "gate_window", required=("why",), optional=("iterations", "time"))
+        if ("iterations" in w) != ("time" in w):
+            ck.fail("gate_window", "give iterations and time together, or neither (the classes' own)")
+        if "iterations" in w and (not isinstance(w["iterations"], int) or isinstance(w["iterations"], bool) or w["iterations"] < 1):
+            ck.fail("gate_window.iterations", f"expected a positive whole number, got {w['iterations']!r}")
+        if "time" in w and (not isinstance(w["time"], str) or not WARMUP_TIME.fullmatch(w["time"])):
+            ck.fail("gate_window.time", f"expected JMH's form of a time, such as 4s or 100ms, got {w['time']!r}")
+        ck.string(w["why"], "gate_window.why")
     # The shared code under src/main/java that the technique's code uses, a package (the PostgreSQL
     # launcher: "io.hotpathbench.postgres") or one class of another technique's package (G1's
     # "io.hotpathbench.cache.GcPauseLog"): a change there reaches exactly the techniques that list it.

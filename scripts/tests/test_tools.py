@@ -692,7 +692,7 @@ def test_a_claims_pass_keeps_the_claims_of_the_techniques_in_scope_and_is_left_o
 
 def test_minutes_and_the_rotation_come_from_measured_forks(suite):
     minutes = ci_plan.Minutes(suite, suite.ci_passes["gate"]["args"])
-    assert minutes.window == 10.0
+    assert minutes.window == (100, 0.1)
     # a technique added since the newest full runs has no measured forks yet: it waits, said so
     measured = [t for t in suite.techniques if minutes.configurations(t, ci_plan.all_ids(t))]
     assert len(measured) >= 6
@@ -739,10 +739,88 @@ def test_a_change_whose_gate_would_not_fit_ci_is_treated_as_reaching_every_techn
     s = scope.Scope(ids, {i: "x" for i in ids})
     cap = float(suite.raw["ci"]["pr"]["total_minutes"])
     fits = ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=Fixed(cap / 3 - 1))
-    assert [k for _, k, _, _ in fits if k in ("gate", "instrument")] == ["gate"]
+    assert {k for _, k, _, _ in fits if k in ("gate", "instrument")} == {"gate"}
     notes: list = []
     over = ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=Fixed(cap / 3 + 1), notes=notes)
     assert [k for _, k, _, _ in over if k in ("gate", "instrument")] == ["instrument"]
     (_, _, _, args), = [x for x in over if x[1] == "instrument"]
     assert args[0] == f"-Djmh.against={'1' * 40}"
     assert any("treated as a change reaching every technique" in n for n in notes)
+
+
+def test_a_gate_over_the_minutes_whole_is_cut_to_each_techniques_headline_before_it_gives_up(suite):
+    """Techniques that fit their own minutes whole but not the pull request's together are judged on their
+    headline and gated claims; only when those do not fit either is the change sent to the scheduled run."""
+    from hpb import scope
+
+    class ByIds:
+        def __init__(self, whole, head):
+            self.whole, self.head = whole, head
+
+        def minutes(self, t, ids, trials):
+            return self.whole if list(ids) == ci_plan.all_ids(t) else self.head
+
+    ids = frozenset({"keys", "redis"})
+    s = scope.Scope(ids, {i: "x" for i in ids})
+    cap = float(suite.raw["ci"]["pr"]["total_minutes"])
+    each = float(suite.raw["ci"]["pr"]["minutes_per_technique"])
+    notes: list = []
+    cut = ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=ByIds(min(each, cap / 2 + 1), cap / 2 - 1), notes=notes)
+    (gate,) = [x for x in cut if x[1] == "gate"]
+    assert set(gate[2]) == set(ci_plan.headline_ids(suite.by_id("keys")) + ci_plan.headline_ids(suite.by_id("redis")))
+    assert any("each is judged on its headline and gated claims" in n for n in notes)
+    over = ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=ByIds(min(each, cap / 2 + 1), cap / 2 + 1))
+    assert [k for _, k, _, _ in over if k in ("gate", "instrument")] == ["instrument"]
+
+
+def test_a_technique_with_its_own_gate_window_gets_its_own_gate_pass(suite):
+    """A technique file's gate_window replaces the gate's -Djmh.i and -Djmh.r in a pass of its own, and the
+    gate's budget is shared between the passes by their minutes; the others keep the gate's window."""
+    from hpb import scope
+    own = [t for t in suite.techniques if t.raw.get("gate_window")]
+    assert own, "G1 measures its rates over its class's window"
+    t = own[0]
+    ids = frozenset({t.id, "keys"})
+    s = scope.Scope(ids, {i: "x" for i in ids})
+
+    class Fixed:
+        def minutes(self, t, ids, trials):
+            return 10.0
+
+    passes = [x for x in ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=Fixed()) if x[1] == "gate"]
+    assert len(passes) == 2
+    mine = next(p for p in passes if set(p[2]) <= set(ci_plan.all_ids(t)))
+    other = next(p for p in passes if p is not mine)
+    w = t.raw["gate_window"]
+    if "iterations" in w:
+        assert f"-Djmh.i={w['iterations']}" in mine[3] and f"-Djmh.r={w['time']}" in mine[3]
+    else:  # the classes' own window
+        assert not any(a.startswith(("-Djmh.i=", "-Djmh.r=")) for a in mine[3])
+    assert mine[0] != "gate" and "-Djmh.gateFigure=mean" in mine[3], "few iterations: judged by fork means"
+    assert ci_plan.judge_options(suite, mine[3]) == [o for o in suite.gate_judge() if o not in ("--fork-figure", "best")]
+    assert "-Djmh.i=100" in other[3] and other[0] == "gate" and "-Djmh.gateFigure=best" in other[3]
+    assert ci_plan.judge_options(suite, other[3]) == suite.gate_judge()
+    gate_budget = next(a for a in suite.ci_passes["gate"]["args"] if a.startswith("-Djmh.budget="))
+    budgets = [int(next(a for a in p[3] if a.startswith("-Djmh.budget="))[13:-1]) for p in passes]
+    assert sum(budgets) <= int(gate_budget[13:-1]) and all(b >= 5 for b in budgets)
+
+
+def test_a_gate_fork_lasts_at_least_one_operation_an_iteration_and_real_gate_passes_come_first(suite):
+    """The estimate of a gate fork: a real gate pass's forks where one timed the configuration at that
+    window; else the full run's fork with its measured iterations replaced by the gate's, each at least
+    one operation long (latency's 560 ms summary makes a 100 x 100 ms fork last about a minute)."""
+    minutes = ci_plan.Minutes(suite, suite.ci_passes["gate"]["args"])
+    key = ("k", ())
+    minutes.forks[key] = [(20.0, 5 * 1.0, 0.001)]  # 5 x 1 s measured, 1 ms an operation, 20 s a fork
+    assert minutes.fork(key, (100, 0.1)) == pytest.approx(20 - 5 + 10)
+    minutes.forks[key] = [(5.0, 6 * 0.56, 0.56)]  # 6 x 500 ms measured, each 560 ms: one operation
+    assert minutes.fork(key, (100, 0.1)) == pytest.approx(5 - 6 * 0.56 + 100 * 0.56)
+    assert minutes.fork(key, None) == pytest.approx(5.0), "the classes' own window: the fork as it ran"
+    minutes.observed[(key, (100, 0.1))] = [59.0, 61.0]
+    assert minutes.fork(key, (100, 0.1)) == pytest.approx(60.0)
+    assert ci_plan._op_seconds({"mode": "thrpt", "threads": 2, "primaryMetric": {"score": 4.0, "scoreUnit": "ops/us"}}) \
+        == pytest.approx(0.5e-6)
+    assert ci_plan._op_seconds({"mode": "avgt", "primaryMetric": {"score": 561.5, "scoreUnit": "ms/op"}}) == pytest.approx(0.5615)
+    assert ci_plan._op_seconds({"mode": "ss", "primaryMetric": {"score": 3.0, "scoreUnit": "s/op"}}) == 0.0
+    timed = [k for (k, w) in minutes.observed if w == (100, 0.1) and k in minutes.forks]
+    assert timed, "the committed gate passes timed some configurations at the gate's window"
