@@ -288,6 +288,8 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
                        f"{rule.bar:.2f}x, the upper {fig.hi:.3g}x above it")
             else:
                 why = f"undecided: {n} paired trial(s), at least 2 needed"
+            if outcome == "inconclusive" and isinstance(rule.looks[-1], int) and n < rule.looks[-1] and not cap:
+                why += "; the run ended at this look (a check shown to fail ends it: the gate fails either way)"
             if cap and isinstance(rule.looks[-1], int) and n < rule.looks[-1]:
                 if n not in rule.looks:
                     why += "; the gate's cap (-Djmh.budget) brought its next look forward to these trials"
@@ -375,7 +377,7 @@ def look(run: Run, suite: Suite) -> dict:
     judges it (judge, on the fast-state figure when the run was made with -Djmh.gateFigure=best):
     gated claims' gains and every breadth row that can still move (hpb.breadth) hold their
     configurations open; nothing is open at the run's last look or once the cap has ended a group,
-    where an undecided check is INCONCLUSIVE."""
+    where an undecided check is INCONCLUSIVE, nor once a check has been shown to fail."""
     props = ((run.provenance or {}).get("jmh") or {}).get("mavenProperties") or {}
     figure = ((run.provenance or {}).get("gate") or {}).get("forkFigure")
     if props.get("jmh.gateFigure") == "best" or figure == "best":
@@ -396,4 +398,7 @@ def look(run: Run, suite: Suite) -> dict:
                 wanted[json.dumps(k, sort_keys=True)] = k
     n = max((len(r.trials) for r in run.results), default=0)
     last = isinstance(rule.looks[-1], int) and n >= rule.looks[-1]
-    return {"open": [] if last or capped(run) else list(wanted.values()), "checks": checks}
+    # a check shown to fail (a loss beyond its threshold, decided at a look) fails the gate whatever the
+    # others would say: the run stops there instead of measuring on for checks that cannot change that
+    failed = any(c["decided"] and c["outcome"] == "regression" for c in checks)
+    return {"open": [] if last or failed or capped(run) else list(wanted.values()), "checks": checks}

@@ -201,12 +201,14 @@ def test_a_request_of_another_contract_is_refused(suite, tmp_path):
 
 def gate_run(tmp_path, suite, edit=None, looks=None):
     """The two-commit fixture as a -Djmh.gate run's interim result: its provenance carries the rule
-    plan.py gave (at `looks`); `edit` changes head's INDEX_OF forks (one factor per trial)."""
+    plan.py gave (at `looks`); `edit` changes head's INDEX_OF forks (one factor per trial), or, a dict,
+    each named variant's."""
     dst = tmp_path / TWO_COMMIT.name
     data = json.loads(TWO_COMMIT.read_text())
-    if edit:
+    edits = edit if isinstance(edit, dict) else {"INDEX_OF": edit} if edit else {}
+    for variant, edit in edits.items():
         for r in data:
-            if r["params"].get("side") == "head" and r["params"].get("variant") == "INDEX_OF":
+            if r["params"].get("side") == "head" and r["params"].get("variant") == variant:
                 r["primaryMetric"]["rawData"] = [[x * f for x in fork] for fork, f in zip(r["primaryMetric"]["rawData"], edit)]
                 means = [sum(f) / len(f) for f in r["primaryMetric"]["rawData"]]
                 r["primaryMetric"]["score"] = sum(means) / len(means)
@@ -249,6 +251,19 @@ def test_a_look_keeps_a_noisy_check_open_and_closes_a_clear_loss(suite, tmp_path
     assert len(noisy["open"]) >= 4 and all(k["side"] in ("base", "head") and "side" not in k["params"] for k in noisy["open"])
     lost = schedule.look({"contract": 1, "result": str(gate_run(tmp_path, suite, edit=[0.5, 0.5, 0.5], looks=[3]))}, suite)
     assert check_of(lost)["outcome"] == "regression" and lost["open"] == []
+
+
+def test_a_look_ends_the_run_once_a_check_is_shown_to_fail(suite, tmp_path):
+    """A loss shown beyond its threshold fails the gate whatever the other checks would say: nothing stays
+    open for them, though the run is not at its last look (a failed check used to hold its group ~15 min)."""
+    edit = {"INDEX_OF": [0.5, 0.5, 0.5], "JDK_SPLIT": [1.0, 0.55, 1.3]}  # one clear loss, one noisy row
+    answer = schedule.look({"contract": 1, "result": str(gate_run(tmp_path, suite, edit=edit, looks=[3, 6]))}, suite)
+    assert any(c["decided"] and c["outcome"] == "regression" for c in answer["checks"])
+    assert any(not c["decided"] for c in answer["checks"]), "a check that would have held the run open"
+    assert answer["open"] == []
+    same = schedule.look({"contract": 1, "result": str(gate_run(tmp_path, suite, edit=[1.0, 0.55, 1.3], looks=[3, 6]))}, suite)
+    assert not any(c["decided"] and c["outcome"] == "regression" for c in same["checks"]) and same["open"], \
+        "a noisy unchanged check at an early look stays open"
 
 
 def test_a_look_through_the_command_writes_the_contracts_answer(suite, tmp_path):
