@@ -4,7 +4,7 @@
     python3 scripts/ci_plan.py [--all]              # a pull request's passes (.ci/run reads stdout)
     python3 scripts/ci_plan.py --minutes            # minutes per technique, from measured fork durations
     python3 scripts/ci_plan.py --scheduled          # the nightly rotation (every cited figure, JDK 17 and 25, weekly)
-    python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes (or HPB_NIGHT=N HPB_JDK=25)
+    python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes (or HPB_NIGHT=N HPB_JDK=25; one runner a JDK)
     python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
     python3 scripts/ci_plan.py --judge [-- ARGS]    # gate.py's options for a gate pass (made with ARGS), one a line
 
@@ -365,8 +365,9 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
 # ---------------------------------------------------------------- the scheduled rotation
 
 def rotation(suite, minutes: Minutes) -> tuple:
-    """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each night's minutes at most
-    ci.scheduled.night_minutes; every technique's every subject on every JDK once."""
+    """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each JDK's minutes of a night at
+    most ci.scheduled.night_minutes (the nightly workflow runs each JDK on a runner of its own); every
+    technique's every subject on every JDK once."""
     sc = ci_settings(suite)["scheduled"]
     cap, trials = float(sc["night_minutes"]), int(sc["trials"])
     items, unplaced = [], []
@@ -396,14 +397,25 @@ def rotation(suite, minutes: Minutes) -> tuple:
             if chunk:
                 items.append((jdk, t.id, chunk, chunk_min))
     nights: list = []
-    for item in sorted(items, key=lambda x: -x[3]):
-        for n in nights:
-            if sum(x[3] for x in n) + item[3] <= cap:
-                n.append(item)
-                break
-        else:
-            nights.append([item])
+    for jdk in sc["jdks"]:  # each JDK's share of a night runs on a runner of its own (the workflow's matrix)
+        own: list = []
+        for item in sorted((x for x in items if x[0] == jdk), key=lambda x: -x[3]):
+            for n in own:
+                if sum(x[3] for x in n) + item[3] <= cap:
+                    n.append(item)
+                    break
+            else:
+                own.append([item])
+        for k, n in enumerate(own):
+            if k == len(nights):
+                nights.append([])
+            nights[k] += n
     return nights, unplaced
+
+
+def jdk_minutes(items: list, jdk) -> float:
+    """One JDK's minutes of a night (its runner's)."""
+    return sum(x[3] for x in items if x[0] == jdk)
 
 
 def night_lines(suite, nights: list, night: int, base: str) -> list:
@@ -414,7 +426,7 @@ def night_lines(suite, nights: list, night: int, base: str) -> list:
         raise InputError(f"--night {night}: the rotation has nights 1 to {len(nights)}")
     out = []
     for jdk, tid, ids, mins in nights[night - 1]:
-        share = max(5, int(float(sc["night_minutes"]) * mins / sum(x[3] for x in nights[night - 1])))
+        share = max(5, int(float(sc["night_minutes"]) * mins / jdk_minutes(nights[night - 1], jdk)))
         args = [a for a in window_args(suite.by_id(tid), gate["args"]) if not a.startswith("-Djmh.budget=")] + \
             [f"-Djmh.budget={share}m"]
         jdk_arg = [] if jdk == sc["jdks"][0] else [f"-Djmh.jdk={jdk}"]  # the first is the JDK Maven runs on
@@ -526,6 +538,8 @@ def main(argv=None) -> int:
             a.scheduled, a.night, a.jdk = True, int(os.environ["HPB_NIGHT"]), os.environ.get("HPB_JDK") or None
         except ValueError:
             raise InputError(f"HPB_NIGHT={os.environ['HPB_NIGHT']!r} is not a night's number")
+        if a.jdk is None:
+            raise InputError("HPB_NIGHT needs HPB_JDK (17 or 25): each JDK's share of a night fills one runner's minutes")
     suite = config.load_suite()
     ci = ci_settings(suite)
     gate_args = next(p for p in suite.ci_passes.values() if p.get("gate"))["args"]
@@ -572,7 +586,7 @@ def main(argv=None) -> int:
         print(f"scheduled rotation: {len(nights)} night(s) of at most {sc['night_minutes']} minutes at "
               f"{sc['trials']} trials ({'every cited figure on JDK ' + ' and '.join(sc['jdks']) + ' weekly' if weekly else 'MORE than a week: not every figure weekly'})")
         for n, items in enumerate(nights, 1):
-            print(f"  night {n} ({sum(x[3] for x in items):.0f} min):")
+            print(f"  night {n} ({', '.join(f'JDK {j}: {jdk_minutes(items, j):.0f} min' for j in sc['jdks'])}):")
             for jdk, tid, ids, mins in items:
                 print(f"    JDK {jdk} {tid} ({mins:.0f} min): {', '.join(ids)}")
         for jdk, tid, i, why in unplaced:

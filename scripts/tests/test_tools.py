@@ -702,7 +702,8 @@ def test_minutes_and_the_rotation_come_from_measured_forks(suite):
         assert minutes.minutes(t, ci_plan.all_ids(t), 20) == pytest.approx(2 * whole)
     nights, unplaced = ci_plan.rotation(suite, minutes)
     cap = suite.raw["ci"]["scheduled"]["night_minutes"]
-    assert all(sum(x[3] for x in n) <= cap for n in nights)
+    assert all(ci_plan.jdk_minutes(n, jdk) <= cap for n in nights for jdk in suite.raw["ci"]["scheduled"]["jdks"]), \
+        "each JDK's share of a night fits its runner's minutes"
     assert all(u[1] not in {t.id for t in measured} and u[3] == "no full run measured its configurations" for u in unplaced)
     placed = {(jdk, tid, i) for n in nights for jdk, tid, ids, _ in n for i in ids}
     assert placed == {(jdk, t.id, i) for jdk in suite.raw["ci"]["scheduled"]["jdks"] for t in measured
@@ -841,3 +842,15 @@ def test_the_minutes_model_lies_near_every_real_gate_pass_that_timed_a_configura
         assert 0.5 <= model / (sum(seen) / len(seen)) <= 2.0, (key, window, model, seen)
         compared += 1
     assert compared >= 10
+
+
+def test_a_night_of_the_rotation_is_run_one_jdk_at_a_time():
+    """The nightly workflow runs each JDK's share of a night on a runner of its own: HPB_NIGHT without
+    HPB_JDK is refused in one line (both shares in one run would take twice a night's minutes)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("HPB_GATE", "HPB_JDK")}
+    p = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py")], cwd=REPO, capture_output=True, text=True,
+                       env={**env, "HPB_NIGHT": "1"})
+    assert p.returncode == 2 and "HPB_JDK" in p.stderr and "Traceback" not in p.stderr
+    ok = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py")], cwd=REPO, capture_output=True, text=True,
+                        env={**env, "HPB_NIGHT": "1", "HPB_JDK": "25"})
+    assert ok.returncode == 0 and ok.stdout and all("-jdk25\t" in line for line in ok.stdout.splitlines())
