@@ -112,14 +112,6 @@ def with_pass_kinds(technique_file, kinds: dict):
     return {**technique_file, "claims": claims}
 
 
-def claims_by_id(technique_file, passes=None) -> dict:
-    """A technique file's claims (parsed JSON) by id, each without the name of its pass (which may
-    have been renamed); with passes, only the claims of those passes."""
-    claims = technique_file.get("claims") if isinstance(technique_file, dict) else None
-    return {c["id"]: {k: v for k, v in c.items() if k != "ci"} for c in claims or []
-            if isinstance(c, dict) and "id" in c and (passes is None or c.get("ci") in passes)}
-
-
 def _key(el, ns: str, group: str = "") -> str:
     """groupId:artifactId of a dependency or plugin element (a plugin's groupId defaults to Maven's)."""
     return f"{(el.findtext(f'{ns}groupId') or group).strip()}:{(el.findtext(f'{ns}artifactId') or '').strip()}"
