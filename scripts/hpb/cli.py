@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .model import InputError
@@ -43,6 +44,9 @@ def guarded(main):
             fail(str(e))
         except RecursionError:
             fail("input nested too deeply to read")
+        except BrokenPipeError:  # the reader stopped (| head): nothing more to say, as a Unix filter does
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
     return run
 
 

@@ -854,3 +854,10 @@ def test_a_night_of_the_rotation_is_run_one_jdk_at_a_time():
     ok = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py")], cwd=REPO, capture_output=True, text=True,
                         env={**env, "HPB_NIGHT": "1", "HPB_JDK": "25"})
     assert ok.returncode == 0 and ok.stdout and all("-jdk25\t" in line for line in ok.stdout.splitlines())
+
+
+def test_a_command_whose_reader_stops_early_ends_without_a_traceback():
+    """`ci_plan.py --scheduled | head -1`: the reader closes the pipe; the command stops quietly."""
+    p = subprocess.run(f"{sys.executable} {SCRIPTS / 'ci_plan.py'} --scheduled | head -1", shell=True, cwd=REPO,
+                       capture_output=True, text=True)
+    assert p.stdout.startswith("scheduled rotation:") and "Traceback" not in p.stderr and "Error" not in p.stderr
