@@ -18,9 +18,9 @@ alone), `new` (a technique the baseline lacks: its claims' bars on this commit's
 is left to the scheduled run and why, and the minutes, go to stderr.
 
 A technique is judged whole in a pull request when its estimated minutes at ci.pr.trials trials fit
-ci.pr.minutes_per_technique; otherwise the pull request judges its headline figure and gated claims
-and the scheduled run the rest. A change reaching every technique (JMH, the compiler, shared code)
-runs the instrument's A/A pass in the pull request and leaves the rest to the scheduled run. Minutes
+ci.pr.minutes_per_technique; otherwise the pull request judges its headline figure and gated claims,
+then its other figures in their file's order while they fit, and the scheduled run the rest. A
+change reaching every technique (JMH, the compiler, shared code) runs the instrument's A/A pass in the pull request and leaves the rest to the scheduled run. Minutes
 come from real gate passes (results/ci/) where they timed a configuration at its gate window, else from
 the newest full runs in results/ (every fork's duration is in their provenance), with each fork's
 measured part replaced by the gate's window (-Djmh.i x -Djmh.r, or the technique file's own
@@ -251,6 +251,18 @@ def fmt_min(x) -> str:
 
 # ---------------------------------------------------------------- a pull request's passes
 
+def filled(t, ids: list, minutes, trials: int, cap: float) -> list:
+    """The headline and gated ids, then each other cited figure and claim of the technique, in its file's
+    order, that still fits the technique's minutes (one sharing their configurations costs nothing)."""
+    out = list(ids)
+    for i in all_ids(t) if minutes else []:
+        if i not in out:
+            m = minutes.minutes(t, out + [i], trials)
+            if m is not None and m <= cap:
+                out.append(i)
+    return out
+
+
 def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int, name: str = "gate") -> list:
     """The gate passes for these techniques' chosen ids: one for the gate's window and one per technique
     file's own gate_window (a JMH run measures one window), the gate's -Djmh.budget shared between them
@@ -310,8 +322,9 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
     gated = [t for t in reached if t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
-    chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= float(ci["pr"]["minutes_per_technique"])
-              else headline_ids(t) for t in gated}
+    each = float(ci["pr"]["minutes_per_technique"])
+    chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= each
+              else filled(t, headline_ids(t), minutes, trials, each) for t in gated}
     part = lambda t: minutes.minutes(t, chosen[t.id], trials) if minutes else None  # noqa: E731
     cap = float(ci["pr"]["total_minutes"])
     total = sum(m for m in map(part, gated) if m is not None)

@@ -861,3 +861,21 @@ def test_a_command_whose_reader_stops_early_ends_without_a_traceback():
     p = subprocess.run(f"{sys.executable} {SCRIPTS / 'ci_plan.py'} --scheduled | head -1", shell=True, cwd=REPO,
                        capture_output=True, text=True)
     assert p.stdout.startswith("scheduled rotation:") and "Traceback" not in p.stderr and "Error" not in p.stderr
+
+
+def test_a_technique_too_big_for_a_pull_request_fills_its_minutes_after_its_headline(suite):
+    """Over its minutes whole, a technique is judged on its headline and gated claims, then on its other
+    figures in their file's order while they fit; the scheduled run takes the rest."""
+    from hpb import scope
+    t = next(x for x in suite.techniques if len(ci_plan.all_ids(x)) - len(ci_plan.headline_ids(x)) >= 3)
+    each = float(suite.raw["ci"]["pr"]["minutes_per_technique"])
+
+    class PerId:
+        def minutes(self, tech, ids, trials):
+            return len(set(ids)) * each / (len(ci_plan.headline_ids(t)) + 2.5)
+
+    s = scope.Scope(frozenset({t.id}), {t.id: "x"})
+    (gate,) = [x for x in ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=PerId()) if x[1] == "gate"]
+    head = ci_plan.headline_ids(t)
+    rest = [i for i in ci_plan.all_ids(t) if i not in head]
+    assert gate[2] == head + rest[:2], "two more fit the technique's minutes, the third would not"
