@@ -61,7 +61,7 @@ def neutral(patch: Path | None) -> bool:
     return patch is not None and patch.parent == NEUTRAL
 
 
-def gate_args(tree: Path = REPO) -> list:
+def planned_passes(tree: Path = REPO) -> list:
     """CI's gate passes as the tree's own ci_plan.py plans them, [(name, args)]: for this checkout (an A/A
     pass) every gated technique (--all); for a patched worktree the techniques the patch reaches, as CI
     would gate it (a technique with its own gate_window gets a pass of its own)."""
@@ -150,7 +150,7 @@ def make_pass(patch: Path | None, claims: list | None = None) -> list:
             git("worktree", "add", "--detach", str(worktree), "HEAD")
             where = worktree
             git("apply", str(patch), cwd=where)
-        passes = gate_args(where)
+        passes = planned_passes(where)
         if claims:
             passes = [(passes[0][0], scoped(passes[0][1], claims))]
         for name, args in passes:

@@ -20,7 +20,8 @@ is left to the scheduled run and why, and the minutes, go to stderr.
 A technique is judged whole in a pull request when its estimated minutes at ci.pr.trials trials fit
 ci.pr.minutes_per_technique; otherwise the pull request judges its headline figure and gated claims,
 then its other figures in their file's order while they fit, and the scheduled run the rest. A
-change reaching every technique (JMH, the compiler, shared code) runs the instrument's A/A pass in the pull request and leaves the rest to the scheduled run. Minutes
+change reaching every technique (JMH, the compiler, shared code) runs the instrument's A/A pass in
+the pull request and leaves the rest to the scheduled run. Minutes
 come from real gate passes (results/ci/) where they timed a configuration at its gate window, else from
 the newest full runs in results/ (every fork's duration is in their provenance), with each fork's
 measured part replaced by the gate's window (-Djmh.i x -Djmh.r, or the technique file's own
@@ -242,7 +243,7 @@ def _seconds(text: str) -> float:
     m = re.fullmatch(r"\s*([0-9.]+)\s*(ns|us|ms|s|m|min)?\s*", text)
     if not m:
         return 0.0
-    return float(m.group(1)) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, None: 1, "m": 60, "min": 60}[m.group(2)]
+    return float(m.group(1)) * {**TIME_UNITS, None: 1, "m": 60}[m.group(2)]
 
 
 def fmt_min(x) -> str:
@@ -263,30 +264,26 @@ def filled(t, ids: list, minutes, trials: int, cap: float) -> list:
     return out
 
 
-def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int, name: str = "gate") -> list:
+def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int) -> list:
     """The gate passes for these techniques' chosen ids: one for the gate's window and one per technique
     file's own gate_window (a JMH run measures one window), the gate's -Djmh.budget shared between them
     by their estimated minutes."""
     by_args: dict = {}
     for t in techniques:
         if chosen.get(t.id):
-            entry = by_args.setdefault(tuple(window_args(t, gate["args"])), ([], [], []))
-            entry[0].extend(chosen[t.id])
-            entry[1].append(t.id)
-            entry[2].append((minutes.minutes(t, chosen[t.id], trials) if minutes else None) or 0.0)
+            ids, tids, mins = by_args.setdefault(tuple(window_args(t, gate["args"])), ([], [], []))
+            ids.extend(chosen[t.id])
+            tids.append(t.id)
+            mins.append((minutes.minutes(t, chosen[t.id], trials) if minutes else None) or 0.0)
     budget = next((a.split("=", 1)[1] for a in gate["args"] if a.startswith("-Djmh.budget=")), None)
     total = sum(sum(m) for _, _, m in by_args.values())
     out = []
     for args, (ids, tids, mins) in by_args.items():
-        args = list(args)
+        name = "gate" if list(args) == list(gate["args"]) else f"gate-{'-'.join(tids)}"
         if len(by_args) > 1 and budget and total > 0:
             share = max(5, int(_seconds(budget) / 60 * sum(mins) / total))
             args = [a for a in args if not a.startswith("-Djmh.budget=")] + [f"-Djmh.budget={share}m"]
-        own = list(args) != list(gate["args"]) and not (len(by_args) > 1 and budget and
-                                                        [a for a in args if not a.startswith("-Djmh.budget=")] ==
-                                                        [a for a in gate["args"] if not a.startswith("-Djmh.budget=")])
-        out.append((f"{name}-{'-'.join(tids)}" if own else name, "gate", ids,
-                    [against, "-Djmh.gate", f"-Djmh.claims={','.join(ids)}", *args]))
+        out.append((name, "gate", ids, [against, "-Djmh.gate", f"-Djmh.claims={','.join(ids)}", *args]))
     return out
 
 
