@@ -72,7 +72,7 @@ def planned_passes(tree: Path = REPO) -> list:
     passes = []
     for line in out.stdout.splitlines():
         fields = line.split("\t")
-        if len(fields) >= 3 and fields[1] == "gate":
+        if len(fields) >= 3 and fields[1] in ("gate", "instrument"):
             passes.append((fields[0], fields[3:]))
         if len(fields) >= 3 and fields[1] == "unchanged":
             raise InputError("the patch reaches no gated technique (ci_plan.py: " + out.stderr.strip() + ")")
@@ -150,6 +150,10 @@ def make_pass(patch: Path | None, claims: list | None = None) -> list:
             git("worktree", "add", "--detach", str(worktree), "HEAD")
             where = worktree
             git("apply", str(patch), cwd=where)
+            # committed, as CI sees a change: an instrument pass runs this commit on both sides
+            git("add", "-A", cwd=where)
+            git("-c", "user.name=gate_pass", "-c", "user.email=gate_pass@localhost", "commit", "-q", "--no-verify",
+                "-m", f"gate_pass: {patch.stem}", cwd=where)
         passes = planned_passes(where)
         if claims:
             passes = [(passes[0][0], scoped(passes[0][1], claims))]

@@ -1,0 +1,22 @@
+"""gate_pass.py makes CI's passes for a patch as CI sees the change: committed, so that an
+instrument patch gets the instrument pass CI plans (this commit's instrument on both sides)."""
+import subprocess
+
+import gate_pass
+from labtest import REPO
+
+
+def test_an_instrument_patch_gets_the_instrument_pass_on_its_own_commit(tmp_path):
+    tree = tmp_path / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", str(tree), "HEAD"], cwd=REPO, check=True, capture_output=True)
+    try:
+        patch = gate_pass.patches()["instrument-comment"]
+        gate_pass.git("apply", str(patch), cwd=tree)
+        gate_pass.git("add", "-A", cwd=tree)
+        gate_pass.git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "t", cwd=tree)
+        passes = gate_pass.planned_passes(tree)
+        head = gate_pass.git("rev-parse", "HEAD", cwd=tree)
+        assert [name for name, _ in passes] == ["instrument"]
+        assert f"-Djmh.against={head}" in passes[0][1] and "-Djmh.gate" in passes[0][1]
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO, capture_output=True)
