@@ -384,7 +384,10 @@ class TechniqueEvidence:
         return self.pools[0] if self.pools else None
 
 
-def env_order(env, reference_jdk: str = "17"):
+REFERENCE_JDK = "17"  # the JDK every figure is cited on first and pull requests are gated on
+
+
+def env_order(env, reference_jdk: str = REFERENCE_JDK):
     """The reference environment first (the reference JDK with the fewest extra JVM options), then by
     JDK feature release and options."""
     major = int(env.jdk_major) if env.jdk_major.isdigit() else 999
