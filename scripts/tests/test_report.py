@@ -201,9 +201,10 @@ def test_readme_blocks_rewritten_between_markers(tmp_path):
     assert "\nold\n" not in text
     assert_tables_well_formed(text)
     answers = table_after(text, "<!-- answers:start -->")
-    assert answers[0] == ["technique", "figure to cite (JDK 17)", "which to pick"] and len(answers) == 2 + 6
+    assert answers[0] == ["technique", "figure to cite (JDK 17)", "the same on JDK 25", "which to pick"] and len(answers) == 2 + 6
     for row in answers[2:]:  # one short row per technique, linking its note
-        assert row[0].startswith("[") and "](" in row[0] and len(row[1]) < 240 and len(row[2]) <= 200, row
+        assert row[0].startswith("[") and "](" in row[0] and len(row[1]) < 240 and len(row[3]) <= 200, row
+        assert row[2] == "not measured yet"  # the AMD run is JDK 17 only
     assert report.main(args) == 0 and readme.read_text() == text  # idempotent
 
 
@@ -310,3 +311,20 @@ def test_jvm_flag_variants_of_a_method_pair_are_one_environment(tmp_path, suite)
     assert t.env_jvm_args(r, other.results) == ("-XX:+UseCompactObjectHeaders", "-Xms1g", "-Xmx1g", "-XX:+UseG1GC")
     split = next(x for x in other.results if x.method == "split")
     assert t.env_jvm_args(split, other.results) == tuple(split.env.jvm_args)
+
+
+def test_the_readme_cites_the_next_jdk_beside_jdk_17(suite, tmp_path):
+    """A JDK 17 and a JDK 25 default run of one machine: each technique's row gives its headline on
+    JDK 25 (same JVM options), its trials, and the change against JDK 17 on that machine; a run with
+    only JDK 17 says the next JDK is not measured yet."""
+    jdk17, jdk25 = (RESULTS / f for f in ("20261128T054928Z-effe472.json", "20261128T112228Z-8914501.json"))
+    evs = figures.assemble([load(jdk17), load(jdk25)], suite)
+    rows = {r[0].split("]")[0][1:]: r for r in (md_cells(line) for line in report.answers_block(evs, tmp_path / "README.md")[4:])}
+    assert len(rows) == len(evs)
+    for name, row in rows.items():
+        assert row[2].startswith("**") and "Intel Xeon" in row[2] and "against JDK 17: " in row[2], row
+    ev = next(e for e in evs if e.technique.id == "validation")
+    v25 = next(v for p in ev.pools if p.env.jdk_major == "25" for v in ev.cited[id(p)] if v.id == ev.technique.answer["cite"])
+    assert rows["Validator"][2].startswith(report.readme_text(v25))
+    only17 = figures.assemble([load(jdk17)], suite)
+    assert all(r[2] == "not measured yet" for r in (md_cells(line) for line in report.answers_block(only17, tmp_path / "R.md")[4:]))
