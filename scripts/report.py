@@ -184,13 +184,13 @@ def environments_section(evs) -> list:
     for ev in evs:
         for p, comps in ev.comparisons:
             for v in comps:
-                b, a = v.extra["before"], v.extra["after"]
-                rows.append([ev.technique.title.split(":")[0], b.subject, env_name(ev.reference.env), fmt_ratio(*b.figure),
-                             env_name(p.env, ev.reference.env), fmt_ratio(*a.figure), fmt_ratio(*v.figure),
+                b, a = v.extra["on"]  # both on the machine that measured both
+                rows.append([ev.technique.title.split(":")[0], v.subject, env_name(ev.reference.env), fmt_ratio(*b),
+                             env_name(p.env, ev.reference.env), fmt_ratio(*a), fmt_ratio(*v.figure),
                              f"{(RATIO_WORDS if v.extra['kind'] == 'ratio' else ENV_WORDS)[v.outcome]} ({v.reason})"])
     lines = ["## JDK 17 against other JDKs and JVM options", "",
-             "Each cited figure on the reference JDK beside the same figure in another environment, on a machine that "
-             "measured both, and the ratio of the two (> 1: the gain grew there) with its 95% interval. \"held\": the "
+             "Each cited figure on the reference JDK beside the same figure in another environment, both on a machine "
+             "that measured both (named in the verdict), and the ratio of the two (> 1: the gain grew there) with its 95% interval. \"held\": the "
              "whole interval within the pair's tolerance of 1 (`ratio_tolerances` in its technique file, else the "
              "suite's); \"unsettled\": too wide to say.", ""]
     if not rows:
@@ -386,7 +386,8 @@ def next_jdk_text(ev, cite: str) -> str:
     moved = next((c for p, cs in ev.comparisons if p is pool for c in cs if c.id == cite), None)
     if moved is not None:
         words = (RATIO_WORDS if moved.extra["kind"] == "ratio" else ENV_WORDS)[moved.outcome]
-        text += f"; against JDK 17: {fmt_ratio(*moved.figure)}, {words}"
+        where = re.sub(r" x[0-9]+$", "", moved.reason.split(";")[0])  # 'on Intel Xeon': the machine that measured both
+        text += f"; against JDK 17 {where}: {fmt_ratio(*moved.figure)}, {words}"
     return text
 
 

@@ -322,9 +322,13 @@ def test_the_readme_cites_the_next_jdk_beside_jdk_17(suite, tmp_path):
     rows = {r[0].split("]")[0][1:]: r for r in (md_cells(line) for line in report.answers_block(evs, tmp_path / "README.md")[4:])}
     assert len(rows) == len(evs)
     for name, row in rows.items():
-        assert row[2].startswith("**") and "Intel Xeon" in row[2] and "against JDK 17: " in row[2], row
+        assert row[2].startswith("**") and "Intel Xeon" in row[2] and "against JDK 17 on Intel Xeon: " in row[2], row
     ev = next(e for e in evs if e.technique.id == "validation")
     v25 = next(v for p in ev.pools if p.env.jdk_major == "25" for v in ev.cited[id(p)] if v.id == ev.technique.answer["cite"])
     assert rows["Validator"][2].startswith(report.readme_text(v25))
+    moved = next(c for _, cs in ev.comparisons for c in cs if c.id == v25.id)  # JDK 17 and 25 on the one machine
+    jdk17_intel = next(v for v in ev.cited[id(ev.reference)] if v.id == v25.id).extra["machine_figures"][0].figure
+    assert moved.extra["on"] == (jdk17_intel, v25.figure)
+    assert math.isclose(moved.figure.value, v25.figure.value / jdk17_intel.value, rel_tol=1e-9)
     only17 = figures.assemble([load(jdk17)], suite)
     assert all(r[2] == "not measured yet" for r in (md_cells(line) for line in report.answers_block(only17, tmp_path / "R.md")[4:]))
