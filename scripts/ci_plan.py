@@ -3,7 +3,7 @@
 
     python3 scripts/ci_plan.py [--all]              # a pull request's passes (.ci/run reads stdout)
     python3 scripts/ci_plan.py --minutes            # minutes per technique, from measured fork durations
-    python3 scripts/ci_plan.py --scheduled          # the nightly rotation (every cited figure, JDK 17 and 25, weekly)
+    python3 scripts/ci_plan.py --scheduled          # the rotation, two scheduled runs a day (every cited figure, JDK 17 and 25, weekly)
     python3 scripts/ci_plan.py --scheduled --night N [--jdk 25]   # one night's passes (or HPB_NIGHT=N HPB_JDK=25; one runner a JDK)
     python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
     python3 scripts/ci_plan.py --judge [-- ARGS]    # gate.py's options for a gate pass (made with ARGS), one a line
@@ -596,9 +596,13 @@ def main(argv=None) -> int:
                 print("\t".join([name, kind, ",".join(ids), *args]))
             return 0
         sc = ci["scheduled"]
-        weekly = len(nights) <= int(sc["nights"])
+        a_day = int(sc.get("runs_a_day", 1))
+        days = -(-len(nights) // a_day)
+        weekly = days <= int(sc["nights"])
         print(f"scheduled rotation: {len(nights)} night(s) of at most {sc['night_minutes']} minutes at "
-              f"{sc['trials']} trials ({'every cited figure on JDK ' + ' and '.join(sc['jdks']) + ' weekly' if weekly else 'MORE than a week: not every figure weekly'})")
+              f"{sc['trials']} trials, {a_day} scheduled run(s) a day: "
+              + (f"every cited figure on JDK {' and '.join(sc['jdks'])} within {days} day(s), weekly" if weekly
+                 else f"{days} days, MORE than a week: not every figure weekly"))
         for n, items in enumerate(nights, 1):
             print(f"  night {n} ({', '.join(f'JDK {j}: {jdk_minutes(items, j):.0f} min' for j in sc['jdks'])}):")
             for jdk, tid, ids, mins in items:

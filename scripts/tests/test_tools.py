@@ -635,6 +635,10 @@ def test_the_workflow_calls_the_scripts_ci_run_calls():
     assert "HPB_NIGHT" in ci and "HPB_NIGHT" in (SCRIPTS / "ci_plan.py").read_text()
     assert "upload-artifact" in wf and "download-artifact" in wf and "scripts/report.py" in wf
     assert "python3 scripts/ci_plan.py --claims-log" in ci and "--claims-log --base" in wf
+    # as many scheduled runs a day as the rotation counts on, each taking the next night of it
+    a_day = json.loads((SCRIPTS / "suite.json").read_text())["ci"]["scheduled"]["runs_a_day"]
+    hours = re.search(r'cron: "\d+ ([\d,]+) \* \* \*"', wf).group(1).split(",")
+    assert len(hours) == a_day and f"/ {86400 // a_day} ))" in wf
 
 
 def test_the_claims_log_names_every_removed_or_loosened_claim():
@@ -708,6 +712,8 @@ def test_minutes_and_the_rotation_come_from_measured_forks(suite):
     placed = {(jdk, tid, i) for n in nights for jdk, tid, ids, _ in n for i in ids}
     assert placed == {(jdk, t.id, i) for jdk in suite.raw["ci"]["scheduled"]["jdks"] for t in measured
                       for i in ci_plan.all_ids(t)}, "every figure on every JDK, once"
+    sc = suite.raw["ci"]["scheduled"]
+    assert len(nights) <= sc["nights"] * sc["runs_a_day"], "every figure on both JDKs weekly"
     lines = ci_plan.night_lines(suite, nights, 1, "0" * 40)
     assert lines and all(k == "gate" and "-Djmh.gate" in a and any(x.startswith("-Djmh.budget=") for x in a)
                          for _, k, _, a in lines)
