@@ -131,8 +131,9 @@ class Minutes:
     summary of ten million samples makes each 100 ms iteration last 560 ms). Work a benchmark does
     around each iteration (a JFR window, an iteration's set-up) is in the first and not the second."""
 
-    def __init__(self, suite, gate_args: list):
+    def __init__(self, suite, gate_args: list, jdk: str = figures.REFERENCE_JDK):
         self.suite = suite
+        self.jdk = jdk
         self.gate_args = list(gate_args)
         self.window = gate_window(None, gate_args)
         self.forks: dict = {}  # (benchmark, params) -> [(fork seconds, measured seconds as run, seconds an op)]
@@ -149,8 +150,9 @@ class Minutes:
                 continue
             if run.protocol == "trials" and run.trials_engine >= evidence.TRIALS_ENGINE and evidence.full_run(run)[0]:
                 runs.append((f, run))
-        # the JDK CI's pull requests gate on first (a JDK 25 run times latency's summary at 0.4x JDK 17's)
-        runs.sort(key=lambda x: {r.env.jdk_major for r in x[1].results} != {figures.REFERENCE_JDK})
+        # this JDK's runs first (pull requests gate on JDK 17; a JDK 25 run times latency's summary at 0.4x
+        # JDK 17's), another JDK's only where this one has none
+        runs.sort(key=lambda x: {r.env.jdk_major for r in x[1].results} != {jdk})
         for f, run in runs:
             try:
                 raw = json.loads(f.read_text(encoding="utf-8"))
@@ -172,7 +174,8 @@ class Minutes:
             try:
                 d = json.loads(f.read_text(encoding="utf-8"))
                 props = d["provenance"]["jmh"].get("mavenProperties") or {}
-                if "jmh.i" not in props or "jmh.r" not in props:
+                version = str((d["provenance"].get("jdk") or {}).get("version", ""))
+                if "jmh.i" not in props or "jmh.r" not in props or version.split(".")[0] != jdk:
                     continue
                 window = (int(props["jmh.i"]), _seconds(props["jmh.r"]))
                 for i, *_, seconds in d.get("schedule") or []:
@@ -380,12 +383,14 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
 
 def rotation(suite, minutes: Minutes) -> tuple:
     """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each JDK's minutes of a night at
-    most ci.scheduled.night_minutes (the nightly workflow runs each JDK on a runner of its own); every
-    technique's every subject on every JDK once."""
+    most ci.scheduled.night_minutes (the nightly workflow runs each JDK on a runner of its own), timed
+    from that JDK's forks where it has any; every technique's every subject on every JDK once."""
     sc = ci_settings(suite)["scheduled"]
     cap, trials = float(sc["night_minutes"]), int(sc["trials"])
     items, unplaced = [], []
     for jdk in sc["jdks"]:
+        if jdk != minutes.jdk:
+            minutes = Minutes(suite, minutes.gate_args, jdk)
         for t in suite.techniques:
             chunk, chunk_min = [], 0.0
             for i in all_ids(t):

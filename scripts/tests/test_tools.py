@@ -714,6 +714,14 @@ def test_minutes_and_the_rotation_come_from_measured_forks(suite):
                       for i in ci_plan.all_ids(t)}, "every figure on every JDK, once"
     sc = suite.raw["ci"]["scheduled"]
     assert len(nights) <= sc["nights"] * sc["runs_a_day"], "every figure on both JDKs weekly"
+    # each JDK's share is timed from that JDK's own full runs where it has one (JDK 25's summary is faster)
+    on25 = ci_plan.Minutes(suite, suite.ci_passes["gate"]["args"], "25")
+    lat = suite.by_id("latency")
+    assert on25.minutes(lat, ci_plan.all_ids(lat), 10) < minutes.minutes(lat, ci_plan.all_ids(lat), 10)
+    timed = {(jdk, tid, tuple(ids)): m for n in nights for jdk, tid, ids, m in n}
+    for (jdk, tid, ids), m in timed.items():
+        own = on25 if jdk == "25" else minutes
+        assert m == pytest.approx(own.minutes(suite.by_id(tid), list(ids), sc["trials"])) or m == sc["night_minutes"], (jdk, tid)
     lines = ci_plan.night_lines(suite, nights, 1, "0" * 40)
     assert lines and all(k == "gate" and "-Djmh.gate" in a and any(x.startswith("-Djmh.budget=") for x in a)
                          for _, k, _, a in lines)
