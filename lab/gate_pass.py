@@ -19,7 +19,9 @@ techniques), an A/B pass over the techniques the patch reaches, as CI gates such
 .gitignore), records what the pass was (A/A or the patch, what the gate should say, its args), keeps
 the run's summary with that record as results/ci/NAME.summary.json (summarize.py; the file to
 commit), and prints the gate's verdict as CI judges it (scripts/gate.py with CI's options).
-gate_power.py counts these passes. The worktree is removed when the pass ends, fails or is interrupted; nothing
+A patch to the plugin is installed (`mvn install`, no tests) before its pass, as CI's `mvn install`
+installs a change's own, and this checkout's plugin is installed again after it. gate_power.py counts
+these passes. The worktree is removed when the pass ends, fails or is interrupted; nothing
 is left running. Exit 0 when the pass was made
 and stored (whatever the gate said), 2 on bad input or a failed run.
 """
@@ -59,6 +61,24 @@ def patches() -> dict:
 
 def neutral(patch: Path | None) -> bool:
     return patch is not None and patch.parent == NEUTRAL
+
+
+def changes_instrument(patch: Path | None) -> bool:
+    """Whether the patch changes the plugin (jmh-maven-plugin/): Maven runs the installed plugin, so its
+    pass needs the patched plugin installed first, as CI's `mvn install` installs a change's own."""
+    if patch is None:
+        return False
+    names = [line.split(" b/", 1)[-1] for line in patch.read_text(encoding="utf-8").splitlines()
+             if line.startswith("diff --git ")]
+    return any(n.startswith("jmh-maven-plugin/") for n in names)
+
+
+def install(tree: Path) -> None:
+    """`mvn install` of the tree without its tests: the plugin Maven then runs is the tree's."""
+    p = subprocess.run(["mvn", "-B", "-q", "install", "-DskipTests"], cwd=tree, stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise InputError(f"mvn install in {tree} failed: {(p.stdout + p.stderr).strip().splitlines()[-1:]}")
 
 
 def planned_passes(tree: Path = REPO) -> list:
@@ -142,6 +162,7 @@ def make_pass(patch: Path | None, claims: list | None = None) -> list:
     head = git("rev-parse", "HEAD")
     worktree = None
     made = []
+    installed = False
     try:
         where = REPO
         if patch is not None:
@@ -155,6 +176,10 @@ def make_pass(patch: Path | None, claims: list | None = None) -> list:
             git("-c", "user.name=gate_pass", "-c", "user.email=gate_pass@localhost", "commit", "-q", "--no-verify",
                 "-m", f"gate_pass: {patch.stem}", cwd=where)
         passes = planned_passes(where)
+        if changes_instrument(patch):
+            print("gate_pass: the patch changes the plugin: installing the patched tree's (restored after the pass)", flush=True)
+            installed = True
+            install(where)
         if claims:
             passes = [(passes[0][0], scoped(passes[0][1], claims))]
         for name, args in passes:
@@ -177,10 +202,14 @@ def make_pass(patch: Path | None, claims: list | None = None) -> list:
             summarize(result, "none", CI_DIR)
             made.append((result, judge))
     finally:
-        if worktree is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, capture_output=True)
-            shutil.rmtree(worktree, ignore_errors=True)
-            subprocess.run(["git", "worktree", "prune"], cwd=REPO, capture_output=True)
+        try:
+            if installed:  # this checkout's plugin back in the local repository
+                install(REPO)
+        finally:
+            if worktree is not None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, capture_output=True)
+                shutil.rmtree(worktree, ignore_errors=True)
+                subprocess.run(["git", "worktree", "prune"], cwd=REPO, capture_output=True)
     return made
 
 

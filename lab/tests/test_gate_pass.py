@@ -20,3 +20,14 @@ def test_an_instrument_patch_gets_the_instrument_pass_on_its_own_commit(tmp_path
         assert f"-Djmh.against={head}" in passes[0][1] and "-Djmh.gate" in passes[0][1]
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO, capture_output=True)
+
+
+def test_a_patch_to_the_plugin_is_installed_before_its_pass():
+    """Maven runs the installed plugin, not the worktree's sources: an instrument patch that was only
+    applied ran the unpatched plugin (its C1-only head forks printed no C1 flag), so such a patch is
+    installed for its pass; a technique's patch needs no install."""
+    known = gate_pass.patches()
+    assert gate_pass.changes_instrument(known["instrument-head-forks-c1-only"])
+    assert gate_pass.changes_instrument(known["instrument-comment"])
+    assert not gate_pass.changes_instrument(known["shared-slower-20pct"])
+    assert not gate_pass.changes_instrument(None)
