@@ -73,6 +73,15 @@ def changes_instrument(patch: Path | None) -> bool:
     return any(n.startswith("jmh-maven-plugin/") for n in names)
 
 
+def commit_patch(tree: Path, patch: Path) -> None:
+    """Applies the patch in the worktree and commits it, as CI sees a change: an instrument pass runs
+    this commit on both sides."""
+    git("apply", str(patch), cwd=tree)
+    git("add", "-A", cwd=tree)
+    git("-c", "user.name=gate_pass", "-c", "user.email=gate_pass@localhost", "commit", "-q", "--no-verify",
+        "-m", f"gate_pass: {patch.stem}", cwd=tree)
+
+
 def install(tree: Path) -> None:
     """`mvn install` of the tree without its tests: the plugin Maven then runs is the tree's."""
     p = subprocess.run(["mvn", "-B", "-q", "install", "-DskipTests"], cwd=tree, stdin=subprocess.DEVNULL,
@@ -170,11 +179,7 @@ def make_pass(patch: Path | None, claims: list | None = None) -> list:
             os.rmdir(worktree)
             git("worktree", "add", "--detach", str(worktree), "HEAD")
             where = worktree
-            git("apply", str(patch), cwd=where)
-            # committed, as CI sees a change: an instrument pass runs this commit on both sides
-            git("add", "-A", cwd=where)
-            git("-c", "user.name=gate_pass", "-c", "user.email=gate_pass@localhost", "commit", "-q", "--no-verify",
-                "-m", f"gate_pass: {patch.stem}", cwd=where)
+            commit_patch(where, patch)
         passes = planned_passes(where)
         if changes_instrument(patch):
             print("gate_pass: the patch changes the plugin: installing the patched tree's (restored after the pass)", flush=True)

@@ -386,8 +386,8 @@ def next_jdk_text(ev, cite: str) -> str:
     moved = next((c for p, cs in ev.comparisons if p is pool for c in cs if c.id == cite), None)
     if moved is not None:
         words = (RATIO_WORDS if moved.extra["kind"] == "ratio" else ENV_WORDS)[moved.outcome]
-        where = re.sub(r" x[0-9]+$", "", moved.reason.split(";")[0])  # 'on Intel Xeon': the machine that measured both
-        text += f"; against JDK 17 {where}: {fmt_ratio(*moved.figure)}, {words}"
+        where = re.sub(r" x[0-9]+$", "", moved.extra["machine"])  # 'Intel Xeon': the machine that measured both
+        text += f"; against JDK {ev.reference.env.jdk_major} on {where}: {fmt_ratio(*moved.figure)}, {words}"
     return text
 
 

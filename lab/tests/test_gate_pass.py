@@ -10,10 +10,7 @@ def test_an_instrument_patch_gets_the_instrument_pass_on_its_own_commit(tmp_path
     tree = tmp_path / "tree"
     subprocess.run(["git", "worktree", "add", "--detach", str(tree), "HEAD"], cwd=REPO, check=True, capture_output=True)
     try:
-        patch = gate_pass.patches()["instrument-comment"]
-        gate_pass.git("apply", str(patch), cwd=tree)
-        gate_pass.git("add", "-A", cwd=tree)
-        gate_pass.git("-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-q", "-m", "t", cwd=tree)
+        gate_pass.commit_patch(tree, gate_pass.patches()["instrument-comment"])
         passes = gate_pass.planned_passes(tree)
         head = gate_pass.git("rev-parse", "HEAD", cwd=tree)
         assert [name for name, _ in passes] == ["instrument"]

@@ -301,7 +301,7 @@ def compare_environments(base: list, other: list, tolerance_for) -> list:
             outcome = "held" if stats.equivalent(moved, tolerance_for(v)) else "unsettled"
         out.append(Verdict("jdk", v.subject, outcome, f"on {common[0].label}; tolerance +/-{tolerance_for(v):g}%", v.id,
                            v.technique, v.params, moved, extra={"before": b, "after": v, "kind": v.extra["kind"],
-                                  "on": (common[0].figure, mine[common[0].machine].figure)}))
+                                  "on": (common[0].figure, mine[common[0].machine].figure), "machine": common[0].label}))
     return out
 
 
