@@ -1,10 +1,5 @@
-"""Charts from JMH results: per benchmark method, bars per variant grouped by @Param set.
-
-Panel 1 is the primary score normalized so the baseline variant is 1.0x (higher is better, whatever
-the unit), with error bars from the same 95% interval the report gives (forks paired by trial; JMH's
-intervals combined conservatively for a run without forks to count); further panels show B/op
-(gc.alloc.rate.norm), bytes per entry and GC time where the results have them, over forks. A size
-@Param gets a line chart over it (log x). Each chart is written as a PNG.
+"""PNG charts per benchmark method: bars per variant grouped by @Param set, the baseline at 1.0x with the
+report's 95% intervals, then B/op, bytes per entry and GC time over forks; a size @Param gets a line chart (log x).
 """
 from __future__ import annotations
 
@@ -46,35 +41,24 @@ def chart_name(cls: str, name: str, mode: str, all_modes) -> str:
     return slug(base + (f"-{mode}" if len(all_modes) > 1 else ""))
 
 
-def _labels(gs):
-    seen = []
-    for g in gs:
-        for lbl, _ in g.rows:
-            if lbl not in seen:
-                seen.append(lbl)
-    return seen
-
-
 def _varying(gs) -> list:
     """Param names whose value differs between the groups (the others go in the title)."""
-    keys = []
-    for g in gs:
-        for k in g.params:
-            if k not in keys:
-                keys.append(k)
+    keys = dict.fromkeys(k for g in gs for k in g.params)
     return [k for k in keys if len({g.params.get(k) for g in gs}) > 1]
 
 
-def _fixed(gs, varying) -> str:
-    if not gs:
-        return ""
-    return fmt_params({k: v for k, v in gs[0].params.items() if k not in varying})
+def _over_forks(metric="primary"):
+    """value_err for _bars: a label's metric over forks as (score, lo, hi)."""
+    def value_err(g, label):
+        r = dict(g.rows).get(label)
+        m = None if r is None else r.over_forks(metric)
+        return None if m is None else (m.score, m.lo, m.hi)
+    return value_err
 
 
 def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
     """Grouped bars: x = param sets, one bar per label. value_err(group, label) -> (v, lo, hi)|None."""
-    n = len(labels)
-    width = 0.8 / max(n, 1)
+    width = 0.8 / max(len(labels), 1)
     vals = []
     for i, lbl in enumerate(labels):
         xs, ys, elo, ehi = [], [], [], []
@@ -107,9 +91,8 @@ def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
 
 def render(gs, title: str, t=None) -> plt.Figure:
     """One figure for the groups of one benchmark method and mode."""
-    labels = _labels(gs)
+    labels = list(dict.fromkeys(lbl for g in gs for lbl, _ in g.rows))
     varying = _varying(gs)
-    has_base = any(g.baseline is not None for g in gs)
     present = [(m, lbl) for m, lbl in PANELS
                if any(r.metric(m) is not None and (m != GC_TIME or r.metric(m).score > 0)
                       for g in gs for _, r in g.rows)]
@@ -119,7 +102,7 @@ def render(gs, title: str, t=None) -> plt.Figure:
     axes = [a[0] for a in axes]
     unit = gs[0].rows[0][1].primary.unit
 
-    if has_base:
+    if any(g.baseline is not None for g in gs):
         def primary(g, lbl):
             b = g.base_result()
             r = dict(g.rows).get(lbl)
@@ -134,24 +117,18 @@ def render(gs, title: str, t=None) -> plt.Figure:
         _bars(axes[0], gs, labels, primary, ylabel, log_if_span=20, annotate=lambda v: f"{fmt_num(v)}x")
         axes[0].axhline(1.0, color="grey", lw=0.8, ls="--")
     else:
-        def primary(g, lbl):
-            m = None if dict(g.rows).get(lbl) is None else dict(g.rows)[lbl].over_forks()
-            return None if m is None else (m.score, m.lo, m.hi)
         better = "higher" if higher_is_better(unit) else "lower"
-        _bars(axes[0], gs, labels, primary, f"score ({unit}, {better} is better)", log_if_span=20)
+        _bars(axes[0], gs, labels, _over_forks(), f"score ({unit}, {better} is better)", log_if_span=20)
     for ax, (m, lbl) in zip(axes[1:], present):
-        def sec(g, label, m=m):
-            r = dict(g.rows).get(label)
-            mm = None if r is None else r.over_forks(m)
-            return None if mm is None else (mm.score, mm.lo, mm.hi)
-        _bars(ax, gs, labels, sec, lbl, log_if_span=100)
+        _bars(ax, gs, labels, _over_forks(m), lbl, log_if_span=100)
     ticks = [fmt_params(g.params, skip=[k for k in g.params if k not in varying]) if varying else "" for g in gs]
+    many = len(gs) > 4
     for ax in axes:
         ax.set_xticks(range(len(gs)))
-        ax.set_xticklabels(ticks, rotation=30 if len(gs) > 4 else 0, ha="right" if len(gs) > 4 else "center", fontsize=7)
+        ax.set_xticklabels(ticks, rotation=30 if many else 0, ha="right" if many else "center", fontsize=7)
         ax.set_xlim(-0.6, len(gs) - 0.4)
     axes[0].legend(fontsize=7, loc="best")
-    fixed = _fixed(gs, varying)
+    fixed = fmt_params(gs[0].params, skip=varying)
     fig.suptitle(title + (f"\n{fixed}" if fixed else ""), fontsize=10)
     fig.tight_layout()
     return fig
@@ -205,22 +182,20 @@ def save(fig, out_dir: Path, name: str) -> Path:
 def write_charts(results, out_dir, suite=None) -> list:
     """Write every chart; returns [(cls, name, mode, kind, png_path)]."""
     out_dir = Path(out_dir)
-    groups = group_results(results, suite)
     made = []
-    ser = series(groups)
+    ser = series(group_results(results, suite))
     for (cls, name, mode), gs in ser.items():
         modes = {m for (c, n, m) in ser if c == cls and n == name}
         t = suite.technique(cls) if suite else None
-        simple = cls.rsplit(".", 1)[-1]
-        kind = "pair" if gs[0].label_kind == "method" else "variants"
-        what = f"{simple}.{name}" + (" and the methods paired with it" if kind == "pair" else "")
-        unit = gs[0].rows[0][1].primary.unit
-        title = f"{t.title if t else simple}\n{what}: {MODE_NAMES.get(mode, mode)} ({unit})"
+        simple = gs[0].simple_class
+        what = f"{simple}.{name}" + (" and the methods paired with it" if gs[0].label_kind == "method" else "")
+        mode_name = MODE_NAMES.get(mode, mode)
+        title = f"{t.title if t else simple}\n{what}: {mode_name} ({gs[0].rows[0][1].primary.unit})"
         fname = chart_name(cls, name, mode, modes)
         made.append((cls, name, mode, "bars", save(render(gs, title, t), out_dir, fname)))
         size_param = (t.size_param if t else None) or ("size" if any("size" in g.params for g in gs) else None)
         if size_param:
-            fig = render_size(gs, size_param, f"{what}: {MODE_NAMES.get(mode, mode)} over {size_param}")
+            fig = render_size(gs, size_param, f"{what}: {mode_name} over {size_param}")
             if fig is not None:
                 made.append((cls, name, mode, "size", save(fig, out_dir, f"{fname}-by-{slug(size_param)}")))
     return made
