@@ -1,20 +1,11 @@
-"""The figures the suite cites, judged once: every cited figure per machine and boot (machines.py),
-marked decided, equivalent or undecided; the write-ups' figures against ours; one environment against
-another; a user's run against the cited figures; and everything the report shows (assemble).
+"""The figures the suite cites, judged once (assemble): each cited figure per machine and boot, from trials runs
+only, the reference machine's (most trials) to cite beside every other's; the write-ups' figures against ours; one
+environment against another; a user's run against the cited figures.
 
-A cited figure comes from runs of the trial protocol alone: forks paired by trial, the interval of
-stats.py. Its figure to cite is the reference machine's (the machine with the most trials behind the
-reference environment's cited figures), beside every other machine's own.
-
-- decided: every machine's interval is clear of 1.0x and of the bar of the technique's claim on the
-  same pair (its CI claim, else its target), on the same side of each;
-- equivalent: every machine's interval lies within +/-5% of 1.0x (or within the +/-X% a "within"
-  claim on the pair names);
-- undecided otherwise, with the trials it would need: at each machine's trial-to-trial spread, the
-  fewest trials whose interval would clear the nearest of those lines (stats.trials_needed).
-A footprint ratio near zero (below NEAR_ZERO, in bytes) is judged in bytes: its interval as bytes of
-the variant against the baseline's, its precision the half-width as a share of the baseline's bytes,
-since a ratio of 0.002x [0, 0.005] is all resolution and no ratio.
+A figure is decided when every machine's interval clears 1.0x and the bar of the technique's claim on the pair, on
+the same side of each; equivalent when every interval lies within +/-EQUIVALENT_PCT (or a "within" claim's X) of
+1.0x; else undecided, with the trials that would clear the nearest line. A footprint ratio below NEAR_ZERO is judged
+in bytes of the baseline's, since a ratio of 0.002x [0, 0.005] is all resolution and no ratio.
 """
 from __future__ import annotations
 
@@ -31,13 +22,11 @@ from .verdicts import Verdict, _direction, judge_claim, paired_logs, ratio_toler
 EQUIVALENT_PCT = 5.0
 PRECISION_PCT = 10.0  # what a headline figure should reach on the reference machine
 NEAR_ZERO = 0.05
-# How the newest run's sampling of a figure's group ended (the provenance's groups[].ended).
+# words for how the newest run's sampling of a figure's group ended (the provenance's groups[].ended)
 ENDED = {"precision": "sampling ended on its precision", "budget": "sampling ended on the budget",
          "fixed": "a fixed number of trials (-Djmh.trials)", "cap": "sampling ended at the 50-trial cap",
          "minimum": "its group's minimum trials"}
 
-
-# ---------------------------------------------------------------- one pair in one run
 
 def pair_of(results, t, c: dict, suite):
     """(variant's Result, baseline's Result) of cited figure c in one run's results, or None."""
@@ -48,8 +37,6 @@ def pair_of(results, t, c: dict, suite):
             return a, b
     return None
 
-
-# ---------------------------------------------------------------- a cited figure across boots and machines
 
 def machine_figures(trial_runs: list, t, c: dict, suite) -> tuple:
     """([MachineFigure], {machine: (newest run, a, b)}, (disturbed forks, forks), run names) for c."""
@@ -72,8 +59,7 @@ def machine_figures(trial_runs: list, t, c: dict, suite) -> tuple:
 
 
 def bar_of(t, c: dict, results) -> tuple:
-    """(bar, within %) of the claim on cited figure c's pair: the technique's CI claim on the same
-    configurations and metric, else its target; (None, None) without one."""
+    """(bar, within %) of the technique's CI claim, else target, on c's pair, configurations and metric."""
     metric = c.get("metric", "primary")
     pool = [r.params for r in results if r.cls == t.benchmark]
     for claim in t.claims + t.targets:
@@ -90,8 +76,7 @@ def bar_of(t, c: dict, results) -> tuple:
 
 
 def settle(fig: Figure, spread: float, bar, within) -> tuple:
-    """('decided' | 'equivalent' | 'undecided', trials it would need or None, sides) for one machine's
-    figure: sides is the figure's side of each line (1.0x, the bar), for comparing machines."""
+    """(status, trials it would need or None, sides of 1.0x and the bar) of one machine's figure."""
     lines = [1.0] + ([bar] if bar and bar != 1.0 else [])
     pct = within or EQUIVALENT_PCT
     if stats.equivalent(fig, pct):
@@ -128,8 +113,7 @@ def status_of(mfigs: list, bar, within) -> tuple:
 
 
 def precision(v) -> tuple:
-    """(reached?, words) of a cited verdict on its reference machine: +/-X% of the figure, or, for a
-    footprint ratio near zero, +/-X% of the baseline's bytes."""
+    """(reached?, words): +/-X% of the reference machine's figure, or of the baseline's bytes near zero."""
     f = v.figure
     if not (f.known and f.lo >= 0):
         return False, "no interval"
@@ -143,7 +127,6 @@ def precision(v) -> tuple:
 
 
 def cited(pool: Pool, suite, reference: str) -> list:
-    """Each cited figure of the pool's technique, from its runs of the trial protocol."""
     t = pool.technique
     trial_runs = [(run, rs) for run, rs in pool.runs if run.protocol == "trials"]
     out = []
@@ -176,9 +159,8 @@ def cited(pool: Pool, suite, reference: str) -> list:
 
 
 def run_agreement(pool: Pool, c: dict, suite) -> dict | None:
-    """The two newest trials runs of one boot, figure c: the change between them (second / first) with
-    its 95% interval from both runs' estimates. If the intervals mean what they say, about 95% of such
-    changes hold 1. None without two runs of one boot."""
+    """The change (second / first, 95% interval) of figure c between the two newest trials runs of one boot,
+    or None: if the intervals mean what they say, about 95% of such changes hold 1."""
     t = pool.technique
     by_boot: dict = {}
     for run, rs in sorted(pool.runs, key=lambda x: x[0].name):
@@ -194,12 +176,9 @@ def run_agreement(pool: Pool, c: dict, suite) -> dict | None:
     return {"runs": (n1, n2), "change": f.value, "lo": f.lo, "hi": f.hi, "holds_1": f.lo <= 1 <= f.hi}
 
 
-# ---------------------------------------------------------------- published figures
-
 def _published_estimate(runs: list, p: dict, t) -> stats.Estimate | None:
-    """Our estimate of a write-up's figure from one boot's runs (each a list of results): the mean log
-    ratio over the selected configurations, each paired by trial with its baseline where that ran in
-    the same group (the same trials), else the two sides' forks unpaired (Welch); None without forks."""
+    """Our estimate of a write-up's figure from one boot's runs: the mean log ratio over the configurations,
+    paired by trial where each baseline ran in the same trials, else unpaired (Welch); None without forks."""
     m = p["measure"]
     metric = m.get("metric", "primary")
     key = lambda r: ("" if t.method_pair(r.method) else r.benchmark, r.mode,  # noqa: E731
@@ -230,10 +209,9 @@ def _published_estimate(runs: list, p: dict, t) -> stats.Estimate | None:
 
 
 def published(pool: Pool, t, reference: str) -> list:
-    """Each write-up claim against our figure on the reference machine (boots as in machines.py):
-    agrees when the point lies in the published figure widened by its tolerance (the band) and the
-    whole interval within the band widened once more; does not agree when the interval lies wholly
-    outside the band; inconclusive otherwise."""
+    """Each write-up claim against our figure on the reference machine: agrees when the point lies in the band
+    (published figure widened by its tolerance) and the interval in the band widened once more; lower or
+    higher when the interval lies wholly outside the band; else too wide or inconclusive."""
     out = []
     mine = [(run, rs) for run, rs in pool.runs if run.protocol == "trials"]
     machines = [run.machine for run, _ in mine]
@@ -278,12 +256,9 @@ def published(pool: Pool, t, reference: str) -> list:
     return out
 
 
-# ---------------------------------------------------------------- environments, a user's run
-
 def compare_environments(base: list, other: list, tolerance_for) -> list:
-    """Cited verdicts of one environment against another's, on a machine that measured both (the
-    reference machine first): the ratio of the two gains with its interval, and whether the gain grew,
-    shrank, held (the whole interval within the pair's tolerance of 1) or is unsettled."""
+    """Cited verdicts of one environment against another's on the first machine that measured both: the ratio
+    of the gains, and whether it grew, shrank, held (interval within the pair's tolerance of 1) or is unsettled."""
     out = []
     bmap = {v.id: v for v in base}
     for v in other:
@@ -306,12 +281,10 @@ def compare_environments(base: list, other: list, tolerance_for) -> list:
 
 
 def reproduce(cited_records: list, runs: list, suite) -> list:
-    """For every cited figure (results/cited.json) that the given runs measured in the same environment
-    (JDK feature release, VM and JVM options), the user's figure and whether it reproduces: inside the
-    95% prediction for a new machine when three or more machines stand behind the figure, else meeting
-    the range of the machines' figures widened by their intervals; and whether the user's machine
-    differs beyond their run's noise. The user's figure comes from their runs' forks paired by trial
-    (their boots as in machines.py), else from JMH's iteration-level intervals of their newest run."""
+    """Each cited figure (cited.json) the runs measured in its environment (JDK feature release, VM, JVM options):
+    the user's figure (forks paired by trial, else JMH's intervals of the newest run) and whether it reproduces
+    (inside the prediction for a new machine where there is one, else meeting the machines' range widened by their
+    intervals), and whether the user's machine differs beyond their run's noise."""
     out = []
     for c in cited_records:
         t = suite.by_id(c["technique"])
@@ -366,8 +339,6 @@ def _env_matches(r, env: dict, t, results) -> bool:
     return r.env.jdk_major == env.get("jdk_major") and r.env.vm == env.get("vm") and list(t.env_jvm_args(r, results)) == list(env.get("jvm_args", []))
 
 
-# ---------------------------------------------------------------- everything the report shows
-
 @dataclass
 class TechniqueEvidence:
     technique: object
@@ -389,8 +360,7 @@ REFERENCE_JDK = "17"  # the JDK every figure is cited on first and pull requests
 
 
 def env_order(env, reference_jdk: str = REFERENCE_JDK):
-    """The reference environment first (the reference JDK with the fewest extra JVM options), then by
-    JDK feature release and options."""
+    """Sort key: the reference JDK with the fewest extra JVM options first, then by JDK and options."""
     major = int(env.jdk_major) if env.jdk_major.isdigit() else 999
     return (env.jdk_major != reference_jdk, major, len(env.jvm_args), env.jvm_args)
 
@@ -406,8 +376,7 @@ def reference_machine(shown: list) -> str:
 
 
 def assemble(runs: list, suite, require_full=True) -> list:
-    """Judge once: for every technique, the figures of its current code per environment, the
-    comparisons between environments, the published comparisons and the claims."""
+    """Every technique's evidence: its current code's figures per environment, comparisons, published, claims."""
     all_pools = pools(runs, suite, require_full)
     chosen = []
     for t in suite.techniques:
