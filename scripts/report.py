@@ -1,13 +1,8 @@
 #!/usr/bin/env python3
 """Write results/REPORT.md, results/cited.json and the charts; optionally refresh the README's
-generated block and the technique notes' measured blocks in docs/.
-
-    python3 scripts/report.py [RESULT.json ...] [--out results/REPORT.md] [--charts results/charts]
-                              [--cited results/cited.json] [--readme README.md] [--docs docs] [--no-charts]
-
-Default input: every run in results/; only full runs (no option that changes forks, iterations,
-times or params) of each technique's current code are pooled, per JDK and JVM options. Files named
-on the command line are taken as given. Every judgement comes from hpb.figures; this file formats.
+generated block and the technique notes' measured blocks in docs/. Default input: every run in results/, of
+which only full runs of each technique's current code are pooled, per JDK and JVM options; files named on the
+command line are taken as given. Every judgement comes from hpb.figures; this file formats.
 """
 from __future__ import annotations
 
@@ -56,12 +51,9 @@ def env_name(env, base=None) -> str:
     return s + ((" instead of " if extra else " without ") + " ".join(gone) if gone else "")
 
 
-# ---------------------------------------------------------------- a cited figure, in words
-
 def cite_text(v, short=False) -> str:
-    """The reference machine's figure, bold, then every other machine's: '**4x [3.63, 4.41]** on AMD
-    EPYC x2 (9 trials); 4.2x [3.1, 5.6] on Intel Xeon x2 (4 trials)'; short, without the trials and the
-    processor count (which every machine of this kind shares): '... AMD EPYC; ...'."""
+    """'**4x [3.63, 4.41]** on AMD EPYC x2 (9 trials); 4.2x [3.1, 5.6] on Intel Xeon x2 (4 trials)', the reference
+    machine's in bold; short: without the trials and processor count ('**4x [3.63, 4.41]** AMD EPYC; ...')."""
     ms = v.extra["machine_figures"]
     parts = [("**{}**" if i == 0 else "{}").format(fmt_ratio(*m.figure))
              + (f" {re.sub(r' x[0-9]+$', '', m.label)}" if short else f" on {m.label} ({m.trials} trial{'s' * (m.trials != 1)})")
@@ -78,9 +70,7 @@ def cite_text(v, short=False) -> str:
 
 
 def readme_text(v) -> str:
-    """The README's short form: the reference machine's figure, how many machines measured it and what a
-    new machine should see ('**4x [3.63, 4.41]** AMD EPYC; 3 machines, a new one: [3.1, 5.2]'); every
-    machine's own interval is in the report."""
+    """The README's short form: '**4x [3.63, 4.41]** AMD EPYC; 3 machines, a new one: [3.1, 5.2]'."""
     ms = v.extra["machine_figures"]
     text = cite_text(v, True).split("; ")[0]
     across = v.extra.get("across")
@@ -102,8 +92,6 @@ def status_text(v, headline=False) -> str:
         s += f"; headline, {words} on the reference machine: {'within' if reached else 'not within'} +/-{figures.PRECISION_PCT:g}%"
     return s
 
-
-# ---------------------------------------------------------------- sections
 
 PROTOCOLS = {"trials": "trials (forks paired by trial)", "jmh-forks": "JMH's fork order (history)"}
 
@@ -342,8 +330,6 @@ def load_readiness(results_dir: Path) -> list:
         out.append({**d, "file": f.name})
     return out
 
-
-# ---------------------------------------------------------------- README and docs blocks
 
 def docs_block(ev, suite, readiness) -> list:
     """The measured part of a technique's note: the same sections as REPORT.md, for it alone."""
