@@ -10,6 +10,7 @@ in bytes of the baseline's, since a ratio of 0.002x [0, 0.005] is all resolution
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 from . import forks, stats
@@ -237,14 +238,9 @@ def published(pool: Pool, t, reference: str) -> list:
         share = p.get("cpu_share")
         measured = Figure(*(stats.amdahl(x, share) for x in fig)) if share else fig
         lo, hi, val = measured.lo, measured.hi, measured.value
-        if not measured.known or math.isnan(val):
-            outcome = "inconclusive"
-        elif hi < band[0] or lo > band[1]:
-            outcome = "lower" if hi < band[0] else "higher"
-        elif not band[0] <= val <= band[1] or lo < band[0] / tol or hi > band[1] * tol:
-            outcome = "too_wide"
-        else:
-            outcome = "agrees"
+        outcome = ("inconclusive" if not measured.known or math.isnan(val) else "lower" if hi < band[0]
+                   else "higher" if lo > band[1] else "too_wide" if lo < band[0] / tol or hi > band[1] * tol
+                   or not band[0] <= val <= band[1] else "agrees")
         why = (p.get("why") or {}).get(outcome, "")
         if outcome == "too_wide":
             why = "The interval overlaps the published band but is too wide to confirm it; more trials would settle it."
@@ -268,12 +264,8 @@ def compare_environments(base: list, other: list, tolerance_for) -> list:
         if not common:
             continue
         moved = stats.difference(mine[common[0].machine].estimate, common[0].estimate).figure()
-        if not moved.known:
-            outcome = "unsettled"
-        elif moved.lo > 1 or moved.hi < 1:
-            outcome = "grew" if moved.lo > 1 else "shrank"
-        else:
-            outcome = "held" if stats.equivalent(moved, tolerance_for(v)) else "unsettled"
+        outcome = ("unsettled" if not moved.known else "grew" if moved.lo > 1 else "shrank" if moved.hi < 1
+                   else "held" if stats.equivalent(moved, tolerance_for(v)) else "unsettled")
         out.append(Verdict("jdk", v.subject, outcome, f"on {common[0].label}; tolerance +/-{tolerance_for(v):g}%", v.id,
                            v.technique, v.params, moved, extra={"before": b, "after": v, "kind": v.extra["kind"],
                                   "on": (common[0].figure, mine[common[0].machine].figure), "machine": common[0].label}))
@@ -367,12 +359,10 @@ def env_order(env, reference_jdk: str = REFERENCE_JDK):
 
 def reference_machine(shown: list) -> str:
     """The machine with the most trials-run forks in the reference environment's pools."""
-    count: dict = {}
-    for p in shown:
-        for run, rs in p.runs:
-            if run.protocol == "trials":
-                count[run.machine] = count.get(run.machine, 0) + sum(len(r.forks_of("primary")) for r in rs)
-    return max(sorted(count), key=lambda m: count[m]) if count else ""
+    count: Counter = Counter()
+    for run, rs in (x for p in shown for x in p.runs if x[0].protocol == "trials"):
+        count[run.machine] += sum(len(r.forks_of("primary")) for r in rs)
+    return max(sorted(count), key=count.get) if count else ""
 
 
 def assemble(runs: list, suite, require_full=True) -> list:
