@@ -1,10 +1,6 @@
 #!/usr/bin/env python3
 """Charts only: per benchmark method and mode, bars normalized to the baseline variant, B/op and
-other panels, and a line chart over the size param where there is one (PNG and SVG).
-
-    python3 scripts/chart.py [RESULT.json ...] [--out results/charts]
-
-Default input: the newest run in results/.
+other panels, and a line chart over the size param where there is one (PNG). Default input: the newest run.
 """
 from __future__ import annotations
 
