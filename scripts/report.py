@@ -18,7 +18,6 @@ from hpb.machines import cpu_label
 from hpb.markdown import fmt_metric, fmt_num, fmt_params, fmt_ratio, table, write_atomic
 from hpb.model import ALLOC, REPO, RESULTS_DIR, result_files
 from hpb.select import group_results
-from hpb.stats import speedup
 
 PUBLISHED_WORDS = {"agrees": "agrees", "higher": "does not agree (measured higher)",
                    "lower": "does not agree (measured lower)", "too_wide": "inconclusive (interval too wide)",
@@ -267,11 +266,7 @@ def results_section(ev, suite, made, report_dir) -> list:
         for g in sub:
             b = g.base_result()
             for lbl, r in g.rows:
-                if r is b or b is None:
-                    vs = "baseline" if r is b else ""
-                else:
-                    paired = verdicts.paired_figure(r, b, t, "primary", "speedup")
-                    vs = fmt_ratio(*(paired[0] if paired and paired[1].n >= 2 else speedup(r.primary, b.primary)))
+                vs = "baseline" if r is b else "" if b is None else fmt_ratio(*charts_lib.vs_baseline(r, b, t))
                 alloc = r.over_forks(ALLOC)
                 rows.append([fmt_params(g.params) or "(no params)", lbl, fmt_metric(r.over_forks()), vs,
                              fmt_metric(alloc) if alloc else "",

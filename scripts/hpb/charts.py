@@ -41,6 +41,12 @@ def chart_name(cls: str, name: str, mode: str, all_modes) -> str:
     return slug(base + (f"-{mode}" if len(all_modes) > 1 else ""))
 
 
+def vs_baseline(r, b, t) -> tuple:
+    """(ratio, lo, hi) of r against baseline b: forks paired by trial, else JMH's intervals combined."""
+    p = paired_figure(r, b, t, "primary", "speedup")
+    return tuple(p[0] if p and p[1].n >= 2 else stats.speedup(r.primary, b.primary))
+
+
 def _varying(gs) -> list:
     """Param names whose value differs between the groups (the others go in the title)."""
     keys = dict.fromkeys(k for g in gs for k in g.params)
@@ -108,10 +114,7 @@ def render(gs, title: str, t=None) -> plt.Figure:
             r = dict(g.rows).get(lbl)
             if b is None or r is None:
                 return None
-            if r is b:
-                return 1.0, 1.0, 1.0
-            p = paired_figure(r, b, t, "primary", "speedup")
-            return tuple(p[0] if p and p[1].n >= 2 else stats.speedup(r.primary, b.primary))
+            return (1.0, 1.0, 1.0) if r is b else vs_baseline(r, b, t)
         base_names = sorted({str(g.baseline) for g in gs if g.baseline is not None})
         ylabel = f"vs {', '.join(base_names)} = 1.0x (higher is better)"
         _bars(axes[0], gs, labels, primary, ylabel, log_if_span=20, annotate=lambda v: f"{fmt_num(v)}x")
