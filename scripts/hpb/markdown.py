@@ -1,6 +1,7 @@
 """Formatting: numbers, params, ratios, and the one Markdown table writer (every cell escaped)."""
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -91,10 +92,8 @@ def write_atomic(path, text) -> None:
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
