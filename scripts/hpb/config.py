@@ -1,19 +1,12 @@
 """The suite's settings (scripts/suite.json) and one metadata file per technique
 (scripts/techniques/<id>.json), loaded and checked.
 
-A technique's file is the one place that says everything the scripts need about it: its title, the
-benchmark class, the variant param and baseline, the metrics its benchmark writes beside JMH's, the
-figures the README cites, the write-up's published claims, the claims CI enforces (each naming the
-CI pass that produces its data), the targets the report judges, the warm-up a configuration
-needs beyond its class's (`warmup`, which the plugin gives its forks), the window a gate fork measures where the
-gate's does not suit its figures (`gate_window`), the shared packages or classes its code uses (`uses`) and the fewest trials a default
-run gives each of its groups (`min_trials`: {"trials": N, "methods": {method: N}, "why": ...}, set
-from a pilot; a class's @Fork keeps JMH's meaning, the forks of -Djmh.f). Adding a technique means
-adding such a file; report, gate, export, reproduce, the plugin's schedule (through plan.py) and
-.ci/run (through ci_plan.py) find it there.
-
-Every file is checked by rule: unknown keys, wrong types, missing ids, duplicate ids, claims on
-metrics nobody declared and CI passes that do not exist are bad input (InputError, one line).
+A technique's file is the one place that says everything the scripts need about it (title, benchmark
+class, variant param and baseline, its own metrics, cited figures, published claims, CI claims and
+targets, extra warm-up, gate window, shared code it `uses`, `min_trials`); adding a technique means
+adding such a file, and report, gate, export, reproduce, plan.py and ci_plan.py find it there.
+Bad input (unknown keys, wrong types, duplicate ids, undeclared metrics, unknown CI passes) is an
+InputError of one line.
 """
 from __future__ import annotations
 
@@ -69,10 +62,16 @@ class _Check:
                 self.fail(where, f"missing {k!r}")
         return v
 
-    def string(self, v, where: str, nonempty=True) -> str:
-        if not isinstance(v, str) or (nonempty and not v.strip()):
+    def string(self, v, where: str) -> str:
+        if not isinstance(v, str) or not v.strip():
             self.fail(where, "expected a non-empty string")
         return v
+
+    def strings_of(self, d: dict, keys, where: str):
+        """Each of `keys` that d has, as a non-empty string."""
+        for k in keys:
+            if k in d:
+                self.string(d[k], f"{where}.{k}")
 
     def number(self, v, where: str, positive=False) -> float:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v in (float("inf"), float("-inf")):
@@ -81,10 +80,23 @@ class _Check:
             self.fail(where, f"expected a positive number, got {v!r}")
         return float(v)
 
+    def whole(self, v, where: str, what="a positive whole number"):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            self.fail(where, f"expected {what}, got {v!r}")
+
+    def time(self, v, where: str, example: str):
+        if not isinstance(v, str) or not WARMUP_TIME.fullmatch(v):
+            self.fail(where, f"expected JMH's form of a time, such as {example}, got {v!r}")
+
     def strings(self, v, where: str) -> list:
         if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
             self.fail(where, "expected a list of strings")
         return v
+
+    def arguments(self, v, where: str):
+        """A command line's arguments: strings, none holding a tab (ci_plan.py's output is tab-separated)."""
+        if "\t" in "".join(self.strings(v, where)):
+            self.fail(where, "an argument holds a tab")
 
     def params(self, v, where: str) -> dict:
         """name -> value, [values], or "max"/"min" (the largest/smallest value present)."""
@@ -133,9 +145,7 @@ class Technique:
         return self.benchmark.rsplit(".", 1)[0].replace(".", "/")
 
     def baseline_for(self, method: str):
-        if isinstance(self.baseline, dict):
-            return self.baseline.get(method)
-        return self.baseline
+        return self.baseline.get(method) if isinstance(self.baseline, dict) else self.baseline
 
     def method_pair(self, method: str) -> dict | None:
         """The method pair `method` belongs to (as its baseline or one of its methods), if any."""
@@ -143,8 +153,7 @@ class Technique:
 
     def env_jvm_args(self, r, results) -> tuple:
         """r's JVM options that describe its environment. Where the method pairs are JVM-flag variants
-        (`jvm_args_vary_by_method`), a pair method's own @Fork flags are the variant: the options that
-        the pair methods' forks among `results` (r's run) do not all share are left out."""
+        (`jvm_args_vary_by_method`), the options the pair methods' forks in `results` do not all share are left out."""
         if not self.raw.get("jvm_args_vary_by_method") or not self.method_pair(r.method):
             return tuple(r.env.jvm_args)
         sets = [set(x.env.jvm_args) for x in results if x.cls == self.benchmark and self.method_pair(x.method)]
@@ -152,12 +161,9 @@ class Technique:
         return tuple(a for a in r.env.jvm_args if a not in own)
 
     def min_trials(self, method: str) -> int | None:
-        """The fewest trials a default run gives a group of `method` (min_trials, its method's own
-        where it names one); None when the file names none."""
+        """The fewest trials a default run gives a group of `method` (its method's own where named); None: unset."""
         spec = self.raw.get("min_trials")
-        if not spec:
-            return None
-        return (spec.get("methods") or {}).get(method, spec["trials"])
+        return (spec.get("methods") or {}).get(method, spec["trials"]) if spec else None
 
     def metric_info(self, name: str) -> dict | None:
         if name in ("primary", None, ""):
@@ -165,22 +171,19 @@ class Technique:
         return self.metrics.get(name) or JMH_METRICS.get(name)
 
     def deterministic(self, name: str) -> bool:
-        info = self.metric_info(name) or {}
-        return bool(info.get("deterministic"))
+        return bool((self.metric_info(name) or {}).get("deterministic"))
 
     def named(self, name: str, m):
-        """The metric with the unit this file declares for it where JMH wrote only '#' (an aux
-        counter's unit): '18 s/min' reads better than '18 #'."""
+        """The metric with its declared unit where JMH wrote only '#': '18 s/min' reads better than '18 #'."""
         info = self.metric_info(name) or {}
         if m is not None and m.unit == "#" and info.get("unit"):
             return replace(m, unit=info["unit"])
         return m
 
     def measured(self, r, name: str):
-        """r's metric `name` with its declared unit and, for a metric with a declared resolution,
-        an interval that covers it: a heap figure is one measurement per fork, copied into every
-        iteration, so the iterations' zero spread says nothing of its error; the measuring code's
-        own resolution (bytes per measurement, over the param that divides them) does."""
+        """r's metric `name` with its declared unit and, for a declared resolution, an interval that covers
+        it: a heap figure is one measurement per fork copied into every iteration, so their zero spread says
+        nothing of its error; the measuring code's resolution (bytes over the param that divides them) does."""
         m = self.named(name, r.metric(name))
         res = (self.metric_info(name) or {}).get("resolution")
         if m is None or not res:
@@ -210,24 +213,16 @@ class Suite:
         return next((list(p.get("judge", [])) for p in self.ci_passes.values() if p.get("gate")), [])
 
     def technique(self, cls: str) -> Technique | None:
-        for t in self.techniques:
-            if t.benchmark == cls:
-                return t
-        return None
+        return next((t for t in self.techniques if t.benchmark == cls), None)
 
     def by_id(self, tid: str) -> Technique | None:
-        for t in self.techniques:
-            if t.id == tid:
-                return t
-        return None
+        return next((t for t in self.techniques if t.id == tid), None)
 
     def all_claims(self):
         """(technique, claim, enforced) for every CI claim and every target."""
         for t in self.techniques:
-            for c in t.claims:
-                yield t, c, True
-            for c in t.targets:
-                yield t, c, False
+            yield from ((t, c, True) for c in t.claims)
+            yield from ((t, c, False) for c in t.targets)
 
 
 def _read(path: Path):
@@ -249,9 +244,7 @@ SELECTOR_KEYS = ("benchmark", "method", "mode", "params")
 
 def _selector(ck: _Check, v, where: str) -> dict:
     ck.obj(v, where, optional=SELECTOR_KEYS)
-    for k in ("benchmark", "method", "mode"):
-        if k in v:
-            ck.string(v[k], f"{where}.{k}")
+    ck.strings_of(v, ("benchmark", "method", "mode"), where)
     if "params" in v:
         ck.params(v["params"], f"{where}.params")
     return v
@@ -260,7 +253,8 @@ def _selector(ck: _Check, v, where: str) -> dict:
 def _check_metric(ck: _Check, metrics: dict, name, where: str) -> str:
     ck.string(name, where)
     if name != "primary" and name not in metrics and name not in JMH_METRICS:
-        ck.fail(where, f"unknown metric {name!r} (declare it under 'metrics' or use primary or one of {', '.join(sorted(JMH_METRICS))})")
+        ck.fail(where, f"unknown metric {name!r} (declare it under 'metrics' or use primary or one of "
+                       f"{', '.join(sorted(JMH_METRICS))})")
     return name
 
 
@@ -269,16 +263,10 @@ CLAIM_KEYS = ("id", "ci", "method", "metric", "baseline_metric", "params", "vari
 
 
 def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> dict:
-    required = ("id", "variant", "baseline") + (("ci",) if ci else ())
-    ck.obj(c, where, required=required, optional=CLAIM_KEYS)
+    ck.obj(c, where, required=("id", "variant", "baseline") + (("ci",) if ci else ()), optional=CLAIM_KEYS)
     ck.string(c["id"], f"{where}.id")
     where = f"{where} ({c['id']})"
-    for k in ("variant", "baseline"):
-        ck.string(c[k], f"{where}.{k}")
-    if "method" in c:
-        ck.string(c["method"], f"{where}.method")
-    if "benchmark" in c:
-        ck.string(c["benchmark"], f"{where}.benchmark")
+    ck.strings_of(c, ("variant", "baseline", "method", "benchmark"), where)
     _check_metric(ck, metrics, c.get("metric", "primary"), f"{where}.metric")
     if "baseline_metric" in c:
         _check_metric(ck, metrics, c["baseline_metric"], f"{where}.baseline_metric")
@@ -288,17 +276,15 @@ def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> 
     if len(bars) != 1:
         ck.fail(where, f"needs exactly one of {', '.join(RATIO_KEYS)}")
     ck.number(c[bars[0]], f"{where}.{bars[0]}", positive=True)
-    if "point_score" in c:
-        ck.string(c["point_score"], f"{where}.point_score")
-    if "why" in c:
-        ck.string(c["why"], f"{where}.why")
+    ck.strings_of(c, ("point_score", "why", "ci"), where)
     if "ci" in c:
-        ck.string(c["ci"], f"{where}.ci")
         if c["ci"] not in passes:
-            ck.fail(f"{where}.ci", f"no CI pass {c['ci']!r} in {SUITE_FILE.name} (passes: {', '.join(sorted(passes))})")
+            ck.fail(f"{where}.ci", f"no CI pass {c['ci']!r} in {SUITE_FILE.name} "
+                                   f"(passes: {', '.join(sorted(passes))})")
         gain = "min_speedup" in c and c.get("metric", "primary") == "primary"
         if passes[c["ci"]].get("gate") and not gain:
-            ck.fail(f"{where}.ci", f"the two-commit pass {c['ci']!r} judges gains (min_speedup on the primary score) only")
+            ck.fail(f"{where}.ci", f"the two-commit pass {c['ci']!r} judges gains (min_speedup on the primary "
+                                   "score) only")
     return c
 
 
@@ -311,12 +297,11 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
     ck.number(p["published"], f"{where}.published", positive=True)
     if "tolerance" in p and ck.number(p["tolerance"], f"{where}.tolerance") < 1:
         ck.fail(f"{where}.tolerance", "must be at least 1 (a factor)")
-    if "cpu_share" in p:
-        share = ck.number(p["cpu_share"], f"{where}.cpu_share")
-        if not 0 < share < 1:
-            ck.fail(f"{where}.cpu_share", "must lie between 0 and 1")
+    if "cpu_share" in p and not 0 < ck.number(p["cpu_share"], f"{where}.cpu_share") < 1:
+        ck.fail(f"{where}.cpu_share", "must lie between 0 and 1")
     if ("measure" in p) == ("not_comparable" in p):
-        ck.fail(where, "needs either a measure or, for a figure ours cannot be set against, not_comparable (the reason)")
+        ck.fail(where, "needs either a measure or, for a figure ours cannot be set against, not_comparable "
+                       "(the reason)")
     if "not_comparable" in p:
         ck.string(p["not_comparable"], f"{where}.not_comparable")
         return p
@@ -328,18 +313,15 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
     _selector(ck, m["before"], f"{where}.measure.before")
     if "why" in p:
         why = ck.obj(p["why"], f"{where}.why", optional=("agrees", "higher", "lower", "inconclusive"))
-        for k, v in why.items():
-            ck.string(v, f"{where}.why.{k}")
+        ck.strings_of(why, why.keys(), f"{where}.why")
     return p
 
 
 def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
-    ck.obj(c, where, required=("id", "method", "variant", "baseline", "label"),
-           optional=("params", "metric", "kind"))
+    ck.obj(c, where, required=("id", "method", "variant", "baseline", "label"), optional=("params", "metric", "kind"))
     ck.string(c["id"], f"{where}.id")
     where = f"{where} ({c['id']})"
-    for k in ("method", "variant", "baseline", "label"):
-        ck.string(c[k], f"{where}.{k}")
+    ck.strings_of(c, ("method", "variant", "baseline", "label"), where)
     _check_metric(ck, metrics, c.get("metric", "primary"), f"{where}.metric")
     if "params" in c:
         ck.params(c["params"], f"{where}.params")
@@ -357,9 +339,9 @@ JUDGING = {"--undecided": ("undecided", ("fail", "warn")), "--fork-figure": ("fo
 
 def judging(opts: list) -> dict:
     """gate.py's options for a two-commit run, as CI's gate pass names them (ci.passes.gate.judge):
-    {'undecided': 'fail'|'warn', 'fork_figure': 'mean'|'best', 'strict': frozenset of claim ids},
-    gate.py's defaults where not given. --strict takes comma-separated gain claims whose undecided
-    checks fail even under --undecided warn. ValueError for anything else."""
+    {'undecided': 'fail'|'warn', 'fork_figure': 'mean'|'best', 'strict': frozenset of claim ids}, gate.py's
+    defaults where not given; --strict takes the gain claims whose undecided checks fail even under
+    --undecided warn. ValueError for anything else."""
     out = {"undecided": "fail", "fork_figure": "mean", "strict": frozenset()}
     it = iter(opts)
     for o in it:
@@ -372,11 +354,61 @@ def judging(opts: list) -> dict:
             if v is None or not all(ids):
                 raise ValueError(f"{o} takes comma-separated claim ids, not {v!r}")
             out[key] = frozenset(ids)
-            continue
-        if v not in allowed:
+        elif v not in allowed:
             raise ValueError(f"{o} takes one of {', '.join(allowed)}, not {v!r}")
-        out[key] = v
+        else:
+            out[key] = v
     return out
+
+
+def _metrics(ck: _Check, d: dict) -> dict:
+    """The technique's own metrics (`metrics`), checked."""
+    for name, info in (d.get("metrics") or {}).items():
+        where = f"metrics.{name}"
+        ck.obj(info, where, required=("unit", "better", "doc"), optional=("deterministic", "resolution"))
+        ck.string(info["unit"], f"{where}.unit")
+        if info["better"] not in ("lower", "higher"):
+            ck.fail(f"{where}.better", "must be lower or higher")
+        if "resolution" in info:
+            res = ck.obj(info["resolution"], f"{where}.resolution", required=("bytes", "per_param", "why"))
+            ck.number(res["bytes"], f"{where}.resolution.bytes", positive=True)
+            ck.strings_of(res, ("per_param", "why"), f"{where}.resolution")
+            if info["unit"] != "bytes":
+                ck.fail(f"{where}.resolution", "a resolution in bytes needs a metric whose unit is bytes")
+    return dict(d.get("metrics") or {})
+
+
+def _schedule_keys(ck: _Check, d: dict):
+    """ratio_tolerances, warmup (a configuration's own, which the plugin gives its forks over the class's),
+    min_trials (scripts/plan.py; docs/protocol.md) and gate_window (the window a gate fork measures where
+    the gate pass's -Djmh.i x -Djmh.r does not suit the figures: ci_plan.py gives it a gate pass of its own;
+    iterations and time, or neither: the classes' own @Measurement)."""
+    for i, t in enumerate(d.get("ratio_tolerances") or []):
+        where = f"ratio_tolerances[{i}]"
+        ck.obj(t, where, required=("pct", "why"), optional=("method", "variant", "params", "calibrated_from"))
+        if not 0 < ck.number(t["pct"], f"{where}.pct") < 100:
+            ck.fail(f"{where}.pct", "a tolerated loss in percent: more than 0, less than 100")
+        ck.string(t["why"], f"{where}.why")
+        if "params" in t:
+            ck.params(t["params"], f"{where}.params")
+        if "calibrated_from" in t:
+            ck.strings(t["calibrated_from"], f"{where}.calibrated_from")
+    for i, w in enumerate(d.get("warmup") or []):
+        ck.obj(w, f"warmup[{i}]", required=("method", "params", "iterations", "time", "why"))
+        ck.string(w["method"], f"warmup[{i}].method")
+        ck.params(w["params"], f"warmup[{i}].params")
+        ck.whole(w["iterations"], f"warmup[{i}].iterations")
+        ck.time(w["time"], f"warmup[{i}].time", "2s or 500ms")
+        ck.string(w["why"], f"warmup[{i}].why")
+    if "min_trials" in d:
+        mt = ck.obj(d["min_trials"], "min_trials", required=("trials", "why"), optional=("methods",))
+        methods = mt.get("methods", {})
+        if not isinstance(methods, dict):
+            ck.fail("min_trials.methods", "expected an object of method names to trials")
+        ck.whole(mt["trials"], "min_trials.trials", "a positive whole number of trials")
+        for k, v in methods.items():
+            ck.whole(v, f"min_trials.methods.{k}", "a positive whole number of trials")
+        ck.string(mt["why"], "min_trials.why")
 
 
 def load_technique(path: Path, passes: dict) -> Technique:
@@ -393,109 +425,87 @@ def load_technique(path: Path, passes: dict) -> Technique:
     ck.string(d["test"], "test")
     base = d["baseline"]
     if isinstance(base, dict):
-        for k, v in base.items():
-            ck.string(v, f"baseline.{k}")
+        ck.strings_of(base, base.keys(), "baseline")
     else:
         ck.string(base, "baseline")
-    metrics = {}
-    for name, info in (d.get("metrics") or {}).items():
-        ck.obj(info, f"metrics.{name}", required=("unit", "better", "doc"), optional=("deterministic", "resolution"))
-        ck.string(info["unit"], f"metrics.{name}.unit")
-        if info["better"] not in ("lower", "higher"):
-            ck.fail(f"metrics.{name}.better", "must be lower or higher")
-        if "resolution" in info:
-            res = ck.obj(info["resolution"], f"metrics.{name}.resolution", required=("bytes", "per_param", "why"))
-            ck.number(res["bytes"], f"metrics.{name}.resolution.bytes", positive=True)
-            ck.string(res["per_param"], f"metrics.{name}.resolution.per_param")
-            ck.string(res["why"], f"metrics.{name}.resolution.why")
-            if info["unit"] != "bytes":
-                ck.fail(f"metrics.{name}.resolution", "a resolution in bytes needs a metric whose unit is bytes")
-        metrics[name] = info
-    if "jvm_args_vary_by_method" in d and (not isinstance(d["jvm_args_vary_by_method"], bool) or not d.get("method_pairs")):
-        ck.fail("jvm_args_vary_by_method", "true for a technique whose method pairs differ by their @Fork JVM flags (method_pairs needed), else leave it out")
-    pairs = []
-    for i, mp in enumerate(d.get("method_pairs") or []):
+    metrics = _metrics(ck, d)
+    if "jvm_args_vary_by_method" in d and (not isinstance(d["jvm_args_vary_by_method"], bool)
+                                           or not d.get("method_pairs")):
+        ck.fail("jvm_args_vary_by_method", "true for a technique whose method pairs differ by their @Fork JVM flags "
+                                           "(method_pairs needed), else leave it out")
+    pairs = d.get("method_pairs") or []
+    for i, mp in enumerate(pairs):
         ck.obj(mp, f"method_pairs[{i}]", required=("baseline", "methods"))
         ck.string(mp["baseline"], f"method_pairs[{i}].baseline")
         ck.strings(mp["methods"], f"method_pairs[{i}].methods")
-        pairs.append(mp)
     seen: dict = {}
 
-    def unique(x, where):
-        kind = where.split("[")[0].replace("targets", "claims")
-        ids = seen.setdefault(kind, set())
-        if x["id"] in ids:
-            ck.fail(where, f"duplicate id {x['id']!r}")
-        ids.add(x["id"])
-        return x
+    def checked(kind, check, *args):
+        """Each entry of d[kind], checked, its id unique among its kind (claims and targets are one kind)."""
+        ids = seen.setdefault(kind.replace("targets", "claims"), set())
+        out = []
+        for i, x in enumerate(d.get(kind) or []):
+            check(ck, x, f"{kind}[{i}]", metrics, *args)
+            if x["id"] in ids:
+                ck.fail(f"{kind}[{i}]", f"duplicate id {x['id']!r}")
+            ids.add(x["id"])
+            out.append(x)
+        return out
 
     passes = passes or {}
-    claims = [unique(_claim(ck, c, f"claims[{i}]", metrics, passes, True), f"claims[{i}]")
-              for i, c in enumerate(d.get("claims") or [])]
-    targets = [unique(_claim(ck, c, f"targets[{i}]", metrics, passes, False), f"targets[{i}]")
-               for i, c in enumerate(d.get("targets") or [])]
-    published = [unique(_published(ck, p, f"published[{i}]", metrics), f"published[{i}]")
-                 for i, p in enumerate(d.get("published") or [])]
-    cited = [unique(_cited(ck, c, f"cited[{i}]", metrics), f"cited[{i}]") for i, c in enumerate(d.get("cited") or [])]
+    claims = checked("claims", _claim, passes, True)
+    targets = checked("targets", _claim, passes, False)
+    published = checked("published", _published)
+    cited = checked("cited", _cited)
     answer = d.get("answer") or {}
     if answer:
         ck.obj(answer, "answer", required=("cite", "pick"), optional=("verdict",))
         if answer["cite"] not in {c["id"] for c in cited}:
             ck.fail("answer.cite", f"no cited figure {answer['cite']!r}")
         ck.string(answer["pick"], "answer.pick")
-    tolerances = []
-    for i, t in enumerate(d.get("ratio_tolerances") or []):
-        ck.obj(t, f"ratio_tolerances[{i}]", required=("pct", "why"), optional=("method", "variant", "params", "calibrated_from"))
-        if not 0 < ck.number(t["pct"], f"ratio_tolerances[{i}].pct") < 100:
-            ck.fail(f"ratio_tolerances[{i}].pct", "a tolerated loss in percent: more than 0, less than 100")
-        ck.string(t["why"], f"ratio_tolerances[{i}].why")
-        if "params" in t:
-            ck.params(t["params"], f"ratio_tolerances[{i}].params")
-        if "calibrated_from" in t:
-            ck.strings(t["calibrated_from"], f"ratio_tolerances[{i}].calibrated_from")
-        tolerances.append(t)
-    for i, w in enumerate(d.get("warmup") or []):
-        # A configuration's own warm-up, which plan.py names and the plugin gives its forks over the class's.
-        ck.obj(w, f"warmup[{i}]", required=("method", "params", "iterations", "time", "why"))
-        ck.string(w["method"], f"warmup[{i}].method")
-        ck.params(w["params"], f"warmup[{i}].params")
-        if isinstance(w["iterations"], bool) or not isinstance(w["iterations"], int) or w["iterations"] < 1:
-            ck.fail(f"warmup[{i}].iterations", f"expected a positive whole number, got {w['iterations']!r}")
-        if not isinstance(w["time"], str) or not WARMUP_TIME.fullmatch(w["time"]):
-            ck.fail(f"warmup[{i}].time", f"expected JMH's form of a time, such as 2s or 500ms, got {w['time']!r}")
-        ck.string(w["why"], f"warmup[{i}].why")
-    if "min_trials" in d:
-        # The fewest trials a default run gives each group of this technique (scripts/plan.py; docs/protocol.md).
-        mt = ck.obj(d["min_trials"], "min_trials", required=("trials", "why"), optional=("methods",))
-        methods = mt.get("methods", {})
-        if not isinstance(methods, dict):
-            ck.fail("min_trials.methods", "expected an object of method names to trials")
-        for where, n in [("min_trials.trials", mt["trials"])] + [(f"min_trials.methods.{k}", v) for k, v in methods.items()]:
-            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                ck.fail(where, f"expected a positive whole number of trials, got {n!r}")
-        ck.string(mt["why"], "min_trials.why")
+    _schedule_keys(ck, d)
     deps = ck.strings(d.get("dependencies") or [], "dependencies")
-    # The window a gate fork measures where the gate's own (-Djmh.i x -Djmh.r of its pass) does not suit
-    # the technique's figures: ci_plan.py gives it a gate pass of its own.
-    # Its iterations and time, or neither: the classes' own (@Measurement), as the full runs measure them.
     if "gate_window" in d:
         w = ck.obj(d["gate_window"], "gate_window", required=("why",), optional=("iterations", "time"))
         if ("iterations" in w) != ("time" in w):
             ck.fail("gate_window", "give iterations and time together, or neither (the classes' own)")
-        if "iterations" in w and (not isinstance(w["iterations"], int) or isinstance(w["iterations"], bool) or w["iterations"] < 1):
-            ck.fail("gate_window.iterations", f"expected a positive whole number, got {w['iterations']!r}")
-        if "time" in w and (not isinstance(w["time"], str) or not WARMUP_TIME.fullmatch(w["time"])):
-            ck.fail("gate_window.time", f"expected JMH's form of a time, such as 4s or 100ms, got {w['time']!r}")
+        if "iterations" in w:
+            ck.whole(w["iterations"], "gate_window.iterations")
+            ck.time(w["time"], "gate_window.time", "4s or 100ms")
         ck.string(w["why"], "gate_window.why")
-    # The shared code under src/main/java that the technique's code uses, a package (the PostgreSQL
-    # launcher: "io.hotpathbench.postgres") or one class of another technique's package (G1's
-    # "io.hotpathbench.cache.GcPauseLog"): a change there reaches exactly the techniques that list it.
+    # Shared code under src/main/java the technique uses, a package ("io.hotpathbench.postgres") or another
+    # technique's class ("io.hotpathbench.cache.GcPauseLog"): a change there reaches the techniques listing it.
     for name in ck.strings(d.get("uses") or [], "uses"):
-        if not re.fullmatch(r"io\.hotpathbench(\.[a-z][a-z0-9_]*)+(\.[A-Z]\w*)?", name) or not (REPO / used_path(name)).exists():
+        if (not re.fullmatch(r"io\.hotpathbench(\.[a-z][a-z0-9_]*)+(\.[A-Z]\w*)?", name)
+                or not (REPO / used_path(name)).exists()):
             ck.fail("uses", f"{name!r} is no package or class under {SRC_JAVA.relative_to(REPO)}")
     return Technique(path.stem, path, d["title"], d["benchmark"], d["test"], d.get("variant_param", "variant"),
-                     base, d.get("size_param"), pairs, metrics, deps, cited, answer, tolerances, published,
-                     claims, targets, d.get("note", f"docs/{path.stem}.md"), d)
+                     base, d.get("size_param"), list(pairs), metrics, deps, cited, answer,
+                     list(d.get("ratio_tolerances") or []), published, claims, targets,
+                     d.get("note", f"docs/{path.stem}.md"), d)
+
+
+def _ci_pass(ck: _Check, name: str, p):
+    where = f"ci.passes.{name}"
+    ck.obj(p, where, required=("doc", "args"), optional=("gate", "judge", "unchanged"))
+    if "gate" in p and not isinstance(p["gate"], bool):
+        ck.fail(f"{where}.gate", "true for the pass that runs two commits side by side (-Djmh.gate), else leave it out")
+    if "judge" in p:
+        if not p.get("gate"):
+            ck.fail(f"{where}.judge", "only the gate pass takes gate.py options")
+        try:
+            judging(ck.strings(p["judge"], f"{where}.judge"))
+        except ValueError as e:
+            ck.fail(f"{where}.judge", str(e))
+    if p.get("gate") and "unchanged" not in p:
+        ck.fail(f"{where}.unchanged", "the gate pass names the short two-commit run CI makes when the change "
+                                      "reaches no gated technique")
+    if "unchanged" in p:
+        if not p.get("gate"):
+            ck.fail(f"{where}.unchanged", "only the gate pass has a run for an unchanged tree")
+        ck.arguments(p["unchanged"], f"{where}.unchanged")
+    ck.string(p["doc"], f"{where}.doc")
+    ck.arguments(p["args"], f"{where}.args")
 
 
 def load_suite(suite_file=None, techniques_dir=None) -> Suite:
@@ -517,31 +527,9 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
         from .breadth import check as check_breadth
         check_breadth(d["breadth"], str(path))
     ci = ck.obj(d["ci"], "ci", required=("passes",), optional=("pr", "scheduled", "instrument"))
-    passes = {}
     for name, p in ci["passes"].items():
-        ck.obj(p, f"ci.passes.{name}", required=("doc", "args"), optional=("gate", "judge", "unchanged"))
-        if "gate" in p and not isinstance(p["gate"], bool):
-            ck.fail(f"ci.passes.{name}.gate", "true for the pass that runs two commits side by side (-Djmh.gate), else leave it out")
-        if "judge" in p:
-            if not p.get("gate"):
-                ck.fail(f"ci.passes.{name}.judge", "only the gate pass takes gate.py options")
-            try:
-                judging(ck.strings(p["judge"], f"ci.passes.{name}.judge"))
-            except ValueError as e:
-                ck.fail(f"ci.passes.{name}.judge", str(e))
-        if p.get("gate") and "unchanged" not in p:
-            ck.fail(f"ci.passes.{name}.unchanged", "the gate pass names the short two-commit run CI makes when the change reaches no gated technique")
-        if "unchanged" in p:
-            if not p.get("gate"):
-                ck.fail(f"ci.passes.{name}.unchanged", "only the gate pass has a run for an unchanged tree")
-            ck.strings(p["unchanged"], f"ci.passes.{name}.unchanged")
-            if "\t" in "".join(p["unchanged"]):
-                ck.fail(f"ci.passes.{name}.unchanged", "an argument holds a tab")
-        ck.string(p["doc"], f"ci.passes.{name}.doc")
-        ck.strings(p["args"], f"ci.passes.{name}.args")
-        if "\t" in "".join(p["args"]):
-            ck.fail(f"ci.passes.{name}.args", "an argument holds a tab")
-        passes[name] = p
+        _ci_pass(ck, name, p)
+    passes = dict(ci["passes"])
     tdir = Path(techniques_dir) if techniques_dir else TECHNIQUES_DIR
     files = sorted(tdir.glob("*.json")) if tdir.is_dir() else []
     if not files:
