@@ -1,34 +1,25 @@
-"""The breadth rule: every configuration behind a technique's cited figures and claims, judged between
-the two commits of one run (`mvn jmh:run -Djmh.against=BASE -Djmh.gate -Djmh.claims=IDS`).
+"""The breadth rule: every configuration behind a technique's cited figures and claims, judged between the
+two commits of one run (`mvn jmh:run -Djmh.against=BASE -Djmh.gate -Djmh.claims=IDS`).
 
-The gated claims (`ci: gate`) keep their own rule (twocommit.judge: gain at a 20% margin, time rows
-shown slower than 2.5%). Every other subject the run measured, a cited figure or a claim with a bar,
-is judged here, with the numbers of suite.json's `breadth` section (each with its reason there), at
-the run's looks and with alpha spent over them in the gain rule's proportions:
+The gated claims (`ci: gate`) keep their own rule (twocommit.judge). Every other subject the run measured is
+judged here with the numbers of suite.json's `breadth` section (each with its reason there), at the run's
+looks, alpha spent over them in the gain rule's proportions:
 
-- time, per configuration behind a figure on the primary score: d_t = ln(head/base) per trial,
-  oriented as "x better". PASS when the one-sided bound at level 1 - alpha_k shows it slower by less
-  than `time_pass_pct`; REGRESSION when the bound at level 1 - time_alpha_k / m (Bonferroni over the m
-  time rows) shows it slower by more than `time_fail_pct` (this wins when both hold); otherwise
-  undecided: its group stays open to the next look, and at the last look (or the cap) it is
-  INCONCLUSIVE, which fails. A configuration that lost `time_pass_pct` passes at most alpha of runs.
-- gain, per cited pair on the primary score: d_t = ln(gain_head / gain_base) judged as the gated
-  claims' gains are (twocommit.decide) at `gain_margin_pct`; undecided holds the group open.
-- allocation, per configuration (B/op over forks): REGRESSION when the forks' median grew by at least
-  `alloc_min_bytes` (no share of the total: one more object costs its bytes whatever else the call
-  allocates) and a one-sided exact rank-sum test gives p <= alloc_alpha / m (Bonferroni over the m
-  allocation rows). Where these forks cannot reach that level at all, the group stays open.
-- a deterministic footprint (a metric declared `deterministic`): each configuration's figure, median
-  over forks, may grow by no more than its declared resolution (bytes over the param that divides
-  them) or, with none declared, not at all.
-- a noisy metric of its own unit (GC pause seconds per minute, server CPU per request): REGRESSION when
-  a one-sided exact rank-sum test shows head's forks above `noisy_ratio` times base's (p <=
-  alloc_alpha / m over the m such rows): a ratio bound that zeros and outliers cannot break. Not shown
-  is not a failure; where the forks cannot reach the level, the group stays open.
+- time (per configuration behind a primary-score figure, d_t = ln(head/base) per trial as "x better"): PASS
+  when the bound at 1 - alpha_k shows it slower by less than `time_pass_pct`, REGRESSION when the bound at
+  1 - time_alpha_k / m (Bonferroni over m time rows) shows it slower by more than `time_fail_pct` (this wins),
+  else undecided: open to the next look, INCONCLUSIVE (failing) at the last.
+- gain (per cited pair): judged as the gated claims' gains (twocommit.decide) at `gain_margin_pct`.
+- allocation (B/op over forks): REGRESSION when the forks' median grew by at least `alloc_min_bytes` (one more
+  object costs its bytes whatever else the call allocates) and a one-sided exact rank-sum test gives
+  p <= alloc_alpha / m; where the forks cannot reach that level, the group stays open.
+- a deterministic footprint: its median over forks may grow by no more than its declared resolution (none:
+  not at all).
+- a noisy metric of its own unit: REGRESSION when a one-sided exact rank-sum test shows head's forks above
+  `noisy_ratio` times base's (a ratio bound zeros and outliers cannot break).
 - claims with bars: judged on head's forks (verdicts.judge_claim).
 
-Each verdict carries extra["decided"] and extra["configs"] (the configuration keys its check needs):
-look() in twocommit.py turns them into the groups the plugin keeps running.
+Each verdict carries extra["decided"] and extra["configs"], which twocommit.look turns into open groups.
 """
 from __future__ import annotations
 
@@ -72,20 +63,23 @@ def check(d, where: str) -> dict:
     unknown = sorted(k for k in d if not k.startswith("_") and k not in KEYS and k[:-4] not in KEYS)
     if unknown:
         raise InputError(f"{where}: breadth: unknown key {unknown[0]!r} (known: {', '.join(KEYS)}, each with _why)")
-    for k in ("alpha", "time_alpha", "alloc_alpha"):
-        if not d[k] < 1:
-            raise InputError(f"{where}: breadth.{k}: expected a share below 1, got {d[k]!r}")
-    for k in ("time_pass_pct", "time_fail_pct", "gain_margin_pct"):
-        if not d[k] < 100:
-            raise InputError(f"{where}: breadth.{k}: expected a percentage below 100, got {d[k]!r}")
+    for keys, what, top in ((("alpha", "time_alpha", "alloc_alpha"), "a share below", 1),
+                            (("time_pass_pct", "time_fail_pct", "gain_margin_pct"), "a percentage below", 100)):
+        for k in keys:
+            if not d[k] < top:
+                raise InputError(f"{where}: breadth.{k}: expected {what} {top}, got {d[k]!r}")
     if not d["noisy_ratio"] > 1:
         raise InputError(f"{where}: breadth.noisy_ratio: expected a factor above 1, got {d['noisy_ratio']!r}")
     return d
 
 
-def settings(suite: Suite) -> Settings:
-    d = check(suite.raw.get("breadth"), str(suite.path))
+def _settings(d, where: str) -> Settings:
+    d = check(d, where)
     return Settings(*(float(d[k]) for k in KEYS))
+
+
+def settings(suite: Suite) -> Settings:
+    return _settings(suite.raw.get("breadth"), str(suite.path))
 
 
 def default_settings() -> Settings:
@@ -95,8 +89,7 @@ def default_settings() -> Settings:
         d = json.loads(SUITE_FILE.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise InputError(f"{SUITE_FILE}: cannot read the breadth rule ({e.__class__.__name__})")
-    d = check(d.get("breadth") if isinstance(d, dict) else None, str(SUITE_FILE))
-    return Settings(*(float(d[k]) for k in KEYS))
+    return _settings(d.get("breadth") if isinstance(d, dict) else None, str(SUITE_FILE))
 
 
 # ---------------------------------------------------------------- what a technique's figures name
@@ -104,18 +97,14 @@ def default_settings() -> Settings:
 def subjects(t) -> list:
     """Every cited figure and every CI claim of technique t as one shape: {id, kind ('cited' or
     'claim'), method, variant, baseline, params, metric, baseline_metric, speedup (bool), spec}."""
-    out = []
-    for c in t.cited:
-        metric = c.get("metric", "primary")
-        out.append({"id": c["id"], "kind": "cited", "method": c["method"], "variant": c["variant"],
-                    "baseline": c["baseline"], "params": c.get("params") or {}, "metric": metric,
-                    "baseline_metric": metric, "speedup": c.get("kind", "speedup") == "speedup", "spec": c})
-    for c in t.claims:
-        metric = c.get("metric", "primary")
-        out.append({"id": c["id"], "kind": "claim", "method": c.get("method"), "variant": c["variant"],
-                    "baseline": c["baseline"], "params": c.get("params") or {}, "metric": metric,
-                    "baseline_metric": c.get("baseline_metric", metric), "speedup": "min_speedup" in c, "spec": c})
-    return out
+    def subject(c, kind, method, baseline_metric, speedup):
+        return {"id": c["id"], "kind": kind, "method": method, "variant": c["variant"], "baseline": c["baseline"],
+                "params": c.get("params") or {}, "metric": c.get("metric", "primary"),
+                "baseline_metric": baseline_metric, "speedup": speedup, "spec": c}
+    return ([subject(c, "cited", c["method"], c.get("metric", "primary"), c.get("kind", "speedup") == "speedup")
+             for c in t.cited]
+            + [subject(c, "claim", c.get("method"), c.get("baseline_metric", c.get("metric", "primary")),
+                       "min_speedup" in c) for c in t.claims])
 
 
 def pairs(results, t, s: dict, suite: Suite) -> list:
@@ -134,6 +123,10 @@ def config_key(r: Result) -> dict:
 
 
 # ---------------------------------------------------------------- one row each
+
+def _finite(xs) -> list:
+    return [v for v in xs if math.isfinite(v)]
+
 
 def _look(rule, n: int) -> tuple:
     """(level of the pass bound at n trials, the share of alpha it spends, whether n is the last look)."""
@@ -166,11 +159,9 @@ def time_row(logs: list, rule, m: int, st: Settings) -> tuple:
 def shown_above(base: list, head: list, factor: float, level_alpha: float) -> tuple:
     """(outcome 'regression'|'ok'|'undecided', p) of a one-sided exact rank-sum test that head's forks
     lie above `factor` times base's, at level_alpha: undecided when these fork counts cannot reach it."""
-    b = [factor * v for v in base if math.isfinite(v)]
-    h = [v for v in head if math.isfinite(v)]
-    if not b or not h:
-        return "undecided", math.nan
-    if forks.smallest_p(len(b), len(h)) > level_alpha:
+    b = [factor * v for v in _finite(base)]
+    h = _finite(head)
+    if not b or not h or forks.smallest_p(len(b), len(h)) > level_alpha:
         return "undecided", math.nan
     p = forks.rank_sum_p_greater(b, h)
     return ("regression" if p <= level_alpha else "ok"), p
@@ -178,8 +169,7 @@ def shown_above(base: list, head: list, factor: float, level_alpha: float) -> tu
 
 def alloc_row(base: list, head: list, m: int, st: Settings) -> tuple:
     """(outcome, words, median growth in B/op) for one configuration's allocation over forks."""
-    b = [v for v in base if math.isfinite(v)]
-    h = [v for v in head if math.isfinite(v)]
+    b, h = _finite(base), _finite(head)
     if not b or not h:
         return "", "", math.nan
     grew = statistics.median(h) - statistics.median(b)
@@ -200,23 +190,16 @@ def footprint_row(t, metric: str, b: Result, h: Result) -> tuple:
     """(outcome, words) for a deterministic metric: head's median over forks against base's, allowed
     to grow (or, higher being better, fall) by no more than its declared resolution."""
     info = t.metric_info(metric) or {}
-    bv = [v for v in b.forks_of(metric) if math.isfinite(v)] or ([b.metric(metric).score] if b.metric(metric) else [])
-    hv = [v for v in h.forks_of(metric) if math.isfinite(v)] or ([h.metric(metric).score] if h.metric(metric) else [])
+    bv, hv = (_finite(r.forks_of(metric)) or ([r.metric(metric).score] if r.metric(metric) else []) for r in (b, h))
     if not bv or not hv:
         return "", ""
     mb, mh = statistics.median(bv), statistics.median(hv)
-    res = info.get("resolution")
+    res, per_res = info.get("resolution"), t.resolution(h, metric)
     allowed, why = 0.0, "exact (no resolution declared)"
-    if res:
-        try:
-            per = float(h.params.get(res["per_param"], "nan"))
-        except ValueError:
-            per = math.nan
-        if per > 0:
-            allowed, why = res["bytes"] / per, f"its resolution {res['bytes']:g} bytes / {res['per_param']}"
+    if per_res is not None:
+        allowed, why = per_res, f"its resolution {res['bytes']:g} bytes / {res['per_param']}"
     worse = (mb - mh) if info.get("better") == "higher" else (mh - mb)
-    unit = info.get("unit", "")
-    words = f"{mb:.6g} -> {mh:.6g} {unit}; allowed {allowed:.3g} ({why})"
+    words = f"{mb:.6g} -> {mh:.6g} {info.get('unit', '')}; allowed {allowed:.3g} ({why})"
     return ("regression" if worse > allowed + 1e-9 * max(abs(mb), 1.0) else "ok"), words
 
 
@@ -224,10 +207,10 @@ def footprint_row(t, metric: str, b: Result, h: Result) -> tuple:
 
 def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gated_ids: set,
           gated_pairs=()) -> list:
-    """Every breadth verdict on the two sides `by` ({'base': [...], 'head': [...]}) of a run judged by
-    `rule` (twocommit.Rule). chosen: the ids the run was narrowed to (-Djmh.claims; None: a run of the
-    gated claims alone, whose configurations get only their allocation judged here); gated_keys: the configurations the gated claims' rule judges for time (and a cited
-    pair of two such configurations for gain); gated_ids: the gated claims (judged there);
+    """Every breadth verdict on the two sides `by` ({'base': [...], 'head': [...]}) of a run judged by `rule`
+    (twocommit.Rule). chosen: the ids the run was narrowed to (-Djmh.claims; None: a run of the gated claims
+    alone, whose configurations get only their allocation judged here); gated_keys: the configurations the
+    gated claims' rule judges for time (and a cited pair of two such, for gain); gated_ids: the gated claims;
     gated_pairs: their (head, base) results, whose allocation is judged here."""
     from .twocommit import Rule, decide, trial_logs
     from .verdicts import Verdict, describe, judge_claim
@@ -238,34 +221,31 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
     out, configs = [], {}
     for h, b in gated_pairs:
         configs.setdefault(h.key, (suite.technique(h.cls), h, b, set()))
-    gains, metrics, claims = [], [], []
+    gains, claims = [], []
     for t in suite.techniques:
         for s in subjects(t):
             if s["id"] in gated_ids or chosen is None or s["id"] not in chosen:
                 continue
-            head = pairs(by["head"], t, s, suite)
-            both = [(p, v, b, base_by.get(v.key), base_by.get(b.key)) for p, v, b in head]
+            both = [(p, v, b, base_by.get(v.key), base_by.get(b.key)) for p, v, b in pairs(by["head"], t, s, suite)]
             both = [x for x in both if x[3] is not None and x[4] is not None]
             if not both:
-                out.append(Verdict(s["kind"] if s["kind"] == "claim" else "cited", f"{s['id']}", "not_run",
-                                       "not measured on both sides in this run", s["id"], t.id,
-                                       extra={"decided": True, "configs": []}))
+                out.append(Verdict(s["kind"], s["id"], "not_run", "not measured on both sides in this run", s["id"],
+                                   t.id, extra={"decided": True, "configs": []}))
                 continue
             for p, v, b, vb, bb in both:
                 for r, rb, metric in ((v, vb, s["metric"]), (b, bb, s["baseline_metric"])):
                     configs.setdefault(r.key, (t, r, rb, set()))[3].add(metric)
-                if s["speedup"] and s["metric"] == "primary" and s["kind"] == "cited" \
-                        and not (v.key in gated_keys and b.key in gated_keys):
+                if (s["speedup"] and s["metric"] == "primary" and s["kind"] == "cited"
+                        and not (v.key in gated_keys and b.key in gated_keys)):
                     gains.append((t, s, p, v, b, vb, bb))
             if s["kind"] == "claim":
                 claims.append((t, s))
     time_keys = [k for k, (t, r, rb, ms) in configs.items() if "primary" in ms and k not in gated_keys]
-    m_time = len(time_keys)
     for k in time_keys:
         t, h, b, _ = configs[k]
         logs = list(trial_logs(h, b, t).values())
-        outcome, fig, words = time_row(logs, base_rule, m_time, st)
-        out.append(_verdict(Verdict, "time", describe(h), outcome, words, t.id, h, fig, [config_key(h)], base_rule, len(logs),
+        outcome, fig, words = time_row(logs, base_rule, len(time_keys), st)
+        out.append(_verdict("time", describe(h), outcome, words, t.id, h, fig, [config_key(h)], base_rule, len(logs),
                             before=b.primary, after=h.primary))
     for t, s, p, v, b, vb, bb in gains:
         now, then = trial_logs(v, b, t), trial_logs(vb, bb, t)
@@ -275,45 +255,44 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
         words = (f"the gain fell by less than {st.gain_margin_pct:g}%" if outcome == "pass" else
                  f"the gain fell by more than {st.gain_margin_pct:g}%" if outcome == "regression" else "undecided")
         if fig.known:
-            words += f": one-sided {base_rule.level_at(n):.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x against {base_rule.bar:.2f}x"
+            words += (f": one-sided {base_rule.level_at(n):.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x "
+                      f"against {base_rule.bar:.2f}x")
         words += f" ({n} trials)"
         outcome = "undecided" if outcome == "inconclusive" else outcome
-        out.append(_verdict(Verdict, "gain", f"{s['id']}: {s['variant']} vs {s['baseline']}", outcome, words, t.id, v,
-                            fig, [config_key(v), config_key(b)], base_rule, n, params=p, sid=s["id"], extra={"logs": logs}))
+        out.append(_verdict("gain", f"{s['id']}: {s['variant']} vs {s['baseline']}", outcome, words, t.id, v, fig,
+                            [config_key(v), config_key(b)], base_rule, n, params=p, sid=s["id"], extra={"logs": logs}))
     m_alloc = sum(1 for t, h, b, _ in configs.values() if h.forks_of(ALLOC) and b.forks_of(ALLOC))
-    for k, (t, h, b, ms) in configs.items():
+    for t, h, b, ms in configs.values():
         outcome, words, grew = alloc_row(b.forks_of(ALLOC), h.forks_of(ALLOC), m_alloc, st)
         if outcome:
-            out.append(_verdict(Verdict, "alloc", describe(h), outcome, words, t.id, h, Figure(grew, math.nan, math.nan),
-                                [config_key(h)], base_rule, len(h.forks_of(ALLOC)), noisy=True))
-    noisy = [(k, t, h, b, metric) for k, (t, h, b, ms) in configs.items() for metric in sorted(ms)
-             if metric not in ("primary", ALLOC) and not t.deterministic(metric)]
-    for k, (t, h, b, ms) in configs.items():
-        for metric in sorted(ms):
-            if metric in ("primary", ALLOC) or not t.deterministic(metric):
-                continue
-            outcome, words = footprint_row(t, metric, b, h)
-            if outcome:
-                out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
-                                    len(h.forks_of(metric)), noisy=True))
+            out.append(_verdict("alloc", describe(h), outcome, words, t.id, h, Figure(grew, math.nan, math.nan),
+                                [config_key(h)], base_rule, len(h.forks_of(ALLOC))))
+    others = [(t, h, b, metric) for t, h, b, ms in configs.values() for metric in sorted(ms)
+              if metric not in ("primary", ALLOC)]
+    footprints = [x for x in others if x[0].deterministic(x[3])]
+    noisy = [x for x in others if not x[0].deterministic(x[3])]
+    for t, h, b, metric in footprints:
+        outcome, words = footprint_row(t, metric, b, h)
+        if outcome:
+            out.append(_verdict(metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
+                                len(h.forks_of(metric))))
     level = st.alloc_alpha / max(1, len(noisy))
-    for k, t, h, b, metric in noisy:
+    for t, h, b, metric in noisy:
         bv, hv = b.forks_of(metric), h.forks_of(metric)
-        higher = (t.metric_info(metric) or {}).get("better") == "higher"
-        if higher:  # worse is lower: compare the reciprocals' order by swapping the sides
+        if not bv or not hv:
+            continue
+        if (t.metric_info(metric) or {}).get("better") == "higher":  # worse is lower: swap the sides
             outcome, p = shown_above(hv, bv, st.noisy_ratio, level)
         else:
             outcome, p = shown_above(bv, hv, st.noisy_ratio, level)
-        if not bv or not hv:
-            continue
-        mb = statistics.median([v for v in bv if math.isfinite(v)] or [math.nan])
-        mh = statistics.median([v for v in hv if math.isfinite(v)] or [math.nan])
-        what = f"fork medians {mb:.4g} -> {mh:.4g}"
-        words = {"regression": f"{what}: shown worse than {st.noisy_ratio:g}x base's (rank-sum p = {p:.3g} <= {level:.3g})",
+        what = (f"fork medians {statistics.median(_finite(bv) or [math.nan]):.4g} -> "
+                f"{statistics.median(_finite(hv) or [math.nan]):.4g}")
+        words = {"regression": f"{what}: shown worse than {st.noisy_ratio:g}x base's (rank-sum p = {p:.3g} "
+                               f"<= {level:.3g})",
                  "ok": f"{what}: not shown worse than {st.noisy_ratio:g}x base's (p = {p:.3g})",
                  "undecided": f"{what}: {len(bv)} and {len(hv)} forks cannot reach p <= {level:.3g}"}[outcome]
-        out.append(_verdict(Verdict, metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
-                            len(hv), noisy=True))
+        out.append(_verdict(metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
+                            len(hv)))
     for t, s in claims:
         for v in judge_claim(by["head"], s["spec"], t, suite):
             v.extra.update({"decided": True, "configs": []})
@@ -321,11 +300,11 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
     return out
 
 
-def _verdict(Verdict, check, subject, outcome, words, tid, r, fig, configs, rule, n, before=None, after=None,
-             params=None, sid="", noisy=False, extra=None):
-    """A breadth Verdict: an undecided row is open before the last look and INCONCLUSIVE (failing)
-    at it; `noisy` rows (allocation, footprints, other units) that are 'ok' are decided."""
-    level, _, last = _look(rule, n)
+def _verdict(check, subject, outcome, words, tid, r, fig, configs, rule, n, before=None, after=None,
+             params=None, sid="", extra=None):
+    """A breadth Verdict: an undecided row is open before the last look and INCONCLUSIVE (failing) at it."""
+    from .verdicts import Verdict
+    last = _look(rule, n)[2]
     decided = outcome != "undecided"
     final = {"pass": "pass", "ok": "ok", "regression": "regression", "undecided": "inconclusive"}[outcome]
     if not decided:

@@ -180,21 +180,25 @@ class Technique:
             return replace(m, unit=info["unit"])
         return m
 
+    def resolution(self, r, name: str) -> float | None:
+        """The declared resolution of metric `name` for result r: its bytes over r's param that divides them."""
+        res = (self.metric_info(name) or {}).get("resolution")
+        if not res:
+            return None
+        try:
+            per = float(r.params.get(res["per_param"], "nan"))
+        except ValueError:
+            return None
+        return res["bytes"] / per if per > 0 else None
+
     def measured(self, r, name: str):
         """r's metric `name` with its declared unit and, for a declared resolution, an interval that covers
         it: a heap figure is one measurement per fork copied into every iteration, so their zero spread says
         nothing of its error; the measuring code's resolution (bytes over the param that divides them) does."""
         m = self.named(name, r.metric(name))
-        res = (self.metric_info(name) or {}).get("resolution")
-        if m is None or not res:
+        d = self.resolution(r, name)
+        if m is None or d is None:
             return m
-        try:
-            per = float(r.params.get(res["per_param"], "nan"))
-        except ValueError:
-            per = float("nan")
-        if not per > 0:
-            return m
-        d = res["bytes"] / per
         lo = min(m.lo, m.score - d) if m.known else m.score - d
         hi = max(m.hi, m.score + d) if m.known else m.score + d
         return replace(m, lo=max(lo, 0.0), hi=hi)
