@@ -1,9 +1,8 @@
 """Grouping results into compared pairs, and the selectors claims and published figures use.
 
-A group is one comparison: the variants of one benchmark method measured on one param set (the
-variant param split off), or, for a technique's method pairs, the methods compared with a baseline
-method on one param set. The baseline is the technique's configured one, else the first variant
-seen (JMH runs enum constants in declaration order, and the suite lists the "before" first).
+A group is one comparison on one param set: the variants of one method (the variant param split off), or a
+technique's method pair. Its baseline is the technique's, else the first variant seen (JMH runs enum
+constants in declaration order, and the suite lists the "before" first).
 """
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ import math
 from dataclasses import dataclass, field
 
 from .config import Suite
-from .model import Result
 
 
 @dataclass
@@ -30,10 +28,7 @@ class Group:
         return self.cls.rsplit(".", 1)[-1]
 
     def result(self, label):
-        for lbl, r in self.rows:
-            if lbl == label:
-                return r
-        return None
+        return next((r for lbl, r in self.rows if lbl == label), None)
 
     def base_result(self):
         return self.result(self.baseline) if self.baseline is not None else None
@@ -44,10 +39,8 @@ class Group:
 
 
 def matched_rows(current, base, suite: Suite | None = None):
-    """Each variant (or method) of a group measured in both `current` and `base` results, with the
-    group's baseline member on each side: yields (group, technique, label, current result,
-    current baseline, base result, base baseline). Groups match on class, method, mode, threads,
-    params and kind, and only where both name the same baseline member."""
+    """(group, technique, label, current result, current baseline, base result, base baseline) for each
+    member of a group measured in both `current` and `base`, whose groups name the same baseline member."""
     key = lambda g: (g.cls, g.name, g.mode, g.threads, tuple(sorted(g.params.items())), g.label_kind)  # noqa: E731
     bgroups = {key(g): g for g in group_results(base, suite)}
     for g in group_results(current, suite):
@@ -72,19 +65,16 @@ def group_results(results, suite: Suite | None = None) -> list:
         pair = t.method_pair(r.method) if t else None
         if pair is not None:
             gk = (r.cls, "pair:" + pair["baseline"], r.mode, r.threads, tuple(sorted(r.params.items())))
-            if gk not in groups:
-                groups[gk] = Group(r.cls, pair["baseline"], r.mode, r.threads, dict(r.params), "method",
-                                   baseline=pair["baseline"])
-            groups[gk].rows.append((r.method, r))
+            groups.setdefault(gk, Group(r.cls, pair["baseline"], r.mode, r.threads, dict(r.params), "method",
+                                        baseline=pair["baseline"])).rows.append((r.method, r))
             continue
         params = {k: v for k, v in r.params.items() if k != vp}
         label = r.params.get(vp)
         if label is not None:
             first_variant.setdefault((r.cls, r.method), label)
         gk = (r.cls, r.method, r.mode, r.threads, tuple(sorted(params.items())))
-        if gk not in groups:
-            groups[gk] = Group(r.cls, r.method, r.mode, r.threads, params, "variant")
-        groups[gk].rows.append((label if label is not None else r.method, r))
+        groups.setdefault(gk, Group(r.cls, r.method, r.mode, r.threads, params, "variant")).rows.append(
+            (label if label is not None else r.method, r))
     for g in groups.values():
         if g.label_kind == "variant":
             t = suite.technique(g.cls) if suite else None
@@ -105,8 +95,7 @@ def numeric(v: str) -> float:
 
 
 def resolve_params(filt: dict, pool: list) -> dict:
-    """A params filter with 'max'/'min' replaced by the largest/smallest value of that param among
-    `pool` (a list of param dicts); a param absent from the whole pool resolves to []."""
+    """The params filter with 'max'/'min' the largest/smallest value among `pool` (param dicts); [] when absent."""
     out = {}
     for k, v in (filt or {}).items():
         vals = [str(x) for x in v] if isinstance(v, list) else [str(v)]
@@ -123,9 +112,8 @@ def param_matches(params: dict, resolved: dict) -> bool:
 
 
 def missing_values(resolved: dict, pool: list) -> list:
-    """The filter's values that no param set of the pool has: 'delimiter=::' for a claim that names
-    two delimiters when the run measured one. A selector that matches only part of what it names
-    would otherwise judge the part silently."""
+    """The filter's values no param set of the pool has ('delimiter=::' for a claim naming two delimiters
+    when the run measured one): a selector matching part of what it names would judge the part silently."""
     missing = []
     for k, vals in resolved.items():
         present = {p.get(k) for p in pool}
@@ -136,9 +124,7 @@ def missing_values(resolved: dict, pool: list) -> list:
 
 
 def matches_benchmark(cls: str, benchmark: str, wanted: str | None) -> bool:
-    if not wanted:
-        return True
-    return cls == wanted or benchmark == wanted or cls.endswith("." + wanted) or benchmark.endswith("." + wanted)
+    return not wanted or any(x == wanted or x.endswith("." + wanted) for x in (cls, benchmark))
 
 
 def select(results, spec: dict, metric: str | None = None) -> list:
@@ -154,7 +140,6 @@ def select(results, spec: dict, metric: str | None = None) -> list:
 
 
 def find_group(groups, cls: str, method: str, params: dict) -> list:
-    """The groups of `cls` whose method (or method pair's baseline) is `method` and whose params
-    include every name=value of `params`; a cited figure must match exactly one."""
+    """The groups of `cls` and `method` (or method pair's baseline) having every name=value of `params`."""
     return [g for g in groups if g.cls == cls and g.name == method
             and all(g.params.get(k) == str(v) for k, v in (params or {}).items())]
