@@ -1,24 +1,9 @@
-"""The breadth rule: every configuration behind a technique's cited figures and claims, judged between the
-two commits of one run (`mvn jmh:run -Djmh.against=BASE -Djmh.gate -Djmh.claims=IDS`).
-
-The gated claims (`ci: gate`) keep their own rule (twocommit.judge). Every other subject the run measured is
-judged here with the numbers of suite.json's `breadth` section (each with its reason there), at the run's
-looks, alpha spent over them in the gain rule's proportions:
-
-- time (per configuration behind a primary-score figure, d_t = ln(head/base) per trial as "x better"): PASS
-  when the bound at 1 - alpha_k shows it slower by less than `time_pass_pct`, REGRESSION when the bound at
-  1 - time_alpha_k / m (Bonferroni over m time rows) shows it slower by more than `time_fail_pct` (this wins),
-  else undecided: open to the next look, INCONCLUSIVE (failing) at the last.
-- gain (per cited pair): judged as the gated claims' gains (twocommit.decide) at `gain_margin_pct`.
-- allocation (B/op over forks): REGRESSION when the forks' median grew by at least `alloc_min_bytes` (one more
-  object costs its bytes whatever else the call allocates) and a one-sided exact rank-sum test gives
-  p <= alloc_alpha / m; where the forks cannot reach that level, the group stays open.
-- a deterministic footprint: its median over forks may grow by no more than its declared resolution (none:
-  not at all).
-- a noisy metric of its own unit: REGRESSION when a one-sided exact rank-sum test shows head's forks above
-  `noisy_ratio` times base's (a ratio bound zeros and outliers cannot break).
-- claims with bars: judged on head's forks (verdicts.judge_claim).
-
+"""The breadth rule: every cited figure and claim a two-commit run (`-Djmh.against=BASE -Djmh.gate
+-Djmh.claims=IDS`) measured, but the gated claims (twocommit.judge), judged between its commits with the
+numbers of suite.json's `breadth` section (each with its reason there), at the run's looks, alpha spent in
+the gain rule's proportions. Rows: time (a pass and a fail leg, Bonferroni over the rows), a cited pair's
+gain, allocation and noisy units (exact one-sided rank-sum tests), deterministic footprints (within their
+resolution), fixed bars (on head's forks); docs/gate.md ("The rules") gives each leg and its reason.
 Each verdict carries extra["decided"] and extra["configs"], which twocommit.look turns into open groups.
 """
 from __future__ import annotations

@@ -62,6 +62,11 @@ class _Check:
                 self.fail(where, f"missing {k!r}")
         return v
 
+    def ided(self, d: dict, where: str) -> str:
+        """Checks d's id; the place of d's other keys, named with it."""
+        self.string(d["id"], f"{where}.id")
+        return f"{where} ({d['id']})"
+
     def string(self, v, where: str) -> str:
         if not isinstance(v, str) or not v.strip():
             self.fail(where, "expected a non-empty string")
@@ -268,8 +273,7 @@ CLAIM_KEYS = ("id", "ci", "method", "metric", "baseline_metric", "params", "vari
 
 def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> dict:
     ck.obj(c, where, required=("id", "variant", "baseline") + (("ci",) if ci else ()), optional=CLAIM_KEYS)
-    ck.string(c["id"], f"{where}.id")
-    where = f"{where} ({c['id']})"
+    where = ck.ided(c, where)
     ck.strings_of(c, ("variant", "baseline", "method", "benchmark"), where)
     _check_metric(ck, metrics, c.get("metric", "primary"), f"{where}.metric")
     if "baseline_metric" in c:
@@ -295,8 +299,7 @@ def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> 
 def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
     ck.obj(p, where, required=("id", "claim", "published"),
            optional=("measure", "not_comparable", "tolerance", "cpu_share", "why", "source"))
-    ck.string(p["id"], f"{where}.id")
-    where = f"{where} ({p['id']})"
+    where = ck.ided(p, where)
     ck.string(p["claim"], f"{where}.claim")
     ck.number(p["published"], f"{where}.published", positive=True)
     if "tolerance" in p and ck.number(p["tolerance"], f"{where}.tolerance") < 1:
@@ -313,8 +316,8 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
     if m["kind"] not in ("speedup", "ratio"):
         ck.fail(f"{where}.measure.kind", "must be speedup or ratio")
     _check_metric(ck, metrics, m.get("metric", "primary"), f"{where}.measure.metric")
-    _selector(ck, m["after"], f"{where}.measure.after")
-    _selector(ck, m["before"], f"{where}.measure.before")
+    for side in ("after", "before"):
+        _selector(ck, m[side], f"{where}.measure.{side}")
     if "why" in p:
         why = ck.obj(p["why"], f"{where}.why", optional=("agrees", "higher", "lower", "inconclusive"))
         ck.strings_of(why, why.keys(), f"{where}.why")
@@ -323,8 +326,7 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
 
 def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
     ck.obj(c, where, required=("id", "method", "variant", "baseline", "label"), optional=("params", "metric", "kind"))
-    ck.string(c["id"], f"{where}.id")
-    where = f"{where} ({c['id']})"
+    where = ck.ided(c, where)
     ck.strings_of(c, ("method", "variant", "baseline", "label"), where)
     _check_metric(ck, metrics, c.get("metric", "primary"), f"{where}.metric")
     if "params" in c:

@@ -1,17 +1,14 @@
 """Two commits measured side by side in one run (`mvn jmh:run -Djmh.against=REF`, and CI's `-Djmh.gate`):
 the two sides, each change paired by trial, and the gate's verdicts on them (compare.py and gate.py format
-them, gate_power.py resamples them). The rule, for a run of n trials at look k of K fixed looks (docs/gate.md):
+them, gate_power.py resamples them). The rule (docs/gate.md), for n trials at look k of K fixed looks:
 
-- gain (each gated claim's pair): d_t = ln(gain_head,t / gain_base,t) over the trials all four forks ran.
-  PASS when the one-sided Student t bound at level 1 - alpha_k shows the gain fell by less than the margin,
-  REGRESSION when shown to have lost more, else INCONCLUSIVE (which fails too). The looks' shares of alpha
-  sum to alpha, so stopping at any look keeps the bound (Bonferroni); a look the cap (-Djmh.budget) brings
-  forward is judged at the stricter of its neighbours' levels (Rule.level_at).
-- time (each configuration, head against base by trial): REGRESSION only when shown slower by more than the
-  suite's threshold at level 1 - TIME_ALPHA_k / m (Bonferroni over m configurations, TIME_ALPHA spent over
-  the looks as the gains spend alpha). It bounds false alarms; the gains carry the misses' bound.
-- allocation, and every other subject the run measured: the breadth rule (hpb/breadth.py).
-- claims with fixed bars: judged on the head side's forks, as in any run of the trial protocol.
+- gain (each gated claim's pair): d_t = ln(gain_head,t / gain_base,t) over the trials all four forks ran;
+  PASS when the one-sided Student t bound at 1 - alpha_k shows the gain fell by less than the margin,
+  REGRESSION when shown to have lost more, else INCONCLUSIVE (failing). The looks' shares sum to alpha, so
+  stopping at any look keeps the bound; a look the cap brings forward is judged as Rule.level_at says.
+- time (each configuration): REGRESSION only when shown slower than the suite's threshold at level
+  1 - TIME_ALPHA_k / m (Bonferroni over m configurations): it bounds false alarms, the gains the misses.
+- allocation and every other subject: the breadth rule (hpb/breadth.py); fixed bars: on head's forks.
 """
 from __future__ import annotations
 
