@@ -67,10 +67,9 @@ class _Check:
         self.string(d["id"], f"{where}.id")
         return f"{where} ({d['id']})"
 
-    def string(self, v, where: str) -> str:
+    def string(self, v, where: str):
         if not isinstance(v, str) or not v.strip():
             self.fail(where, "expected a non-empty string")
-        return v
 
     def strings_of(self, d: dict, keys, where: str):
         """Each of `keys` that d has, as a non-empty string."""
@@ -103,7 +102,7 @@ class _Check:
         if "\t" in "".join(self.strings(v, where)):
             self.fail(where, "an argument holds a tab")
 
-    def params(self, v, where: str) -> dict:
+    def params(self, v, where: str):
         """name -> value, [values], or "max"/"min" (the largest/smallest value present)."""
         if not isinstance(v, dict):
             self.fail(where, "expected an object of param names to values")
@@ -113,7 +112,6 @@ class _Check:
                     self.fail(f"{where}.{k}", "expected a non-empty list of strings")
             elif not isinstance(x, str):
                 self.fail(f"{where}.{k}", "expected a string or a list of strings")
-        return v
 
 
 # ---------------------------------------------------------------- the model
@@ -251,27 +249,25 @@ def _read(path: Path):
 SELECTOR_KEYS = ("benchmark", "method", "mode", "params")
 
 
-def _selector(ck: _Check, v, where: str) -> dict:
+def _selector(ck: _Check, v, where: str):
     ck.obj(v, where, optional=SELECTOR_KEYS)
     ck.strings_of(v, ("benchmark", "method", "mode"), where)
     if "params" in v:
         ck.params(v["params"], f"{where}.params")
-    return v
 
 
-def _check_metric(ck: _Check, metrics: dict, name, where: str) -> str:
+def _check_metric(ck: _Check, metrics: dict, name, where: str):
     ck.string(name, where)
     if name != "primary" and name not in metrics and name not in JMH_METRICS:
         ck.fail(where, f"unknown metric {name!r} (declare it under 'metrics' or use primary or one of "
                        f"{', '.join(sorted(JMH_METRICS))})")
-    return name
 
 
 CLAIM_KEYS = ("id", "ci", "method", "metric", "baseline_metric", "params", "variant", "baseline", *RATIO_KEYS,
               "point_score", "why", "benchmark")
 
 
-def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> dict:
+def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool):
     ck.obj(c, where, required=("id", "variant", "baseline") + (("ci",) if ci else ()), optional=CLAIM_KEYS)
     where = ck.ided(c, where)
     ck.strings_of(c, ("variant", "baseline", "method", "benchmark"), where)
@@ -293,10 +289,9 @@ def _claim(ck: _Check, c, where: str, metrics: dict, passes: dict, ci: bool) -> 
         if passes[c["ci"]].get("gate") and not gain:
             ck.fail(f"{where}.ci", f"the two-commit pass {c['ci']!r} judges gains (min_speedup on the primary "
                                    "score) only")
-    return c
 
 
-def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
+def _published(ck: _Check, p, where: str, metrics: dict):
     ck.obj(p, where, required=("id", "claim", "published"),
            optional=("measure", "not_comparable", "tolerance", "cpu_share", "why", "source"))
     where = ck.ided(p, where)
@@ -311,7 +306,7 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
                        "(the reason)")
     if "not_comparable" in p:
         ck.string(p["not_comparable"], f"{where}.not_comparable")
-        return p
+        return
     m = ck.obj(p["measure"], f"{where}.measure", required=("kind", "after", "before"), optional=("metric",))
     if m["kind"] not in ("speedup", "ratio"):
         ck.fail(f"{where}.measure.kind", "must be speedup or ratio")
@@ -321,10 +316,9 @@ def _published(ck: _Check, p, where: str, metrics: dict) -> dict:
     if "why" in p:
         why = ck.obj(p["why"], f"{where}.why", optional=("agrees", "higher", "lower", "inconclusive"))
         ck.strings_of(why, why.keys(), f"{where}.why")
-    return p
 
 
-def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
+def _cited(ck: _Check, c, where: str, metrics: dict):
     ck.obj(c, where, required=("id", "method", "variant", "baseline", "label"), optional=("params", "metric", "kind"))
     where = ck.ided(c, where)
     ck.strings_of(c, ("method", "variant", "baseline", "label"), where)
@@ -336,7 +330,6 @@ def _cited(ck: _Check, c, where: str, metrics: dict) -> dict:
                 ck.fail(f"{where}.params.{k}", "a cited figure names one configuration: give one value")
     if c.get("kind", "speedup") not in ("speedup", "ratio"):
         ck.fail(f"{where}.kind", "must be speedup or ratio")
-    return c
 
 
 JUDGING = {"--undecided": ("undecided", ("fail", "warn")), "--fork-figure": ("fork_figure", ("mean", "best")),
