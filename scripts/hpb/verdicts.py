@@ -1,12 +1,6 @@
-"""The one verdict engine. Every judgement the scripts make is computed here, once, and returned as
-data (Verdict: the figure, its interval, the bar, the outcome and the reason); gate.py, report.py,
-compare.py, reproduce.py and export.py only format what comes back.
-
-- claims and targets (technique files): a ratio inside one run must clear its bar at the
-  pessimistic end of its interval, or lie within +/-X% for an equivalence claim;
-- regressions are judged only between the two commits of one run (hpb.twocommit, hpb.breadth):
-  two runs made apart do not share the machine's minutes, and that comparison was removed;
-- forks paired by trial (paired_logs, paired_figure), which figures.py builds the cited figures on.
+"""The one verdict engine: every judgement is computed here once and returned as a Verdict (figure,
+interval, bar, outcome, reason); the commands only format it. Regressions are judged only between the two
+commits of one run (hpb.twocommit, hpb.breadth): two runs made apart do not share the machine's minutes.
 """
 from __future__ import annotations
 
@@ -20,6 +14,9 @@ from .model import ALLOC, InputError, Metric, Result, comparable, higher_is_bett
 from .select import Group, group_results, matches_benchmark, missing_values, param_matches, resolve_params
 from .stats import Figure
 
+# a claim's bar: (its key, the test, what the figure is); a claim naming none of the first three is within_pct
+BARS = (("min_speedup", ">=", "speed-up"), ("max_ratio", "<=", "ratio"), ("min_ratio", ">=", "ratio"),
+        ("within_pct", "within", "ratio"))
 FAILING = {"fail", "inconclusive", "not_run", "regression", "missing"}
 
 
@@ -76,9 +73,7 @@ def paired_logs(a: Result, b: Result, t: Technique | None, metric: str, kind: st
 
 
 def paired_figure(a: Result, b: Result, t: Technique | None, metric: str, kind: str):
-    """(Figure, forks.Paired) from forks paired by trial, or None. A metric measured once per fork
-    with a declared resolution (heap figures) keeps at least the interval its resolution gives, so
-    forks that agree exactly do not pose as an exact figure."""
+    """(Figure, forks.Paired) from forks paired by trial, or None; never narrower than resolution_figure."""
     logs = paired_logs(a, b, t, metric, kind)
     if logs is None:
         return None
@@ -87,8 +82,8 @@ def paired_figure(a: Result, b: Result, t: Technique | None, metric: str, kind: 
 
 
 def resolution_figure(a: Result, b: Result, t: Technique | None, metric: str, kind: str) -> Figure | None:
-    """The interval a heap metric's measurement resolution alone allows (config.Technique.measured),
-    which a figure of forks that agree exactly must not undercut; None for other metrics."""
+    """The interval a heap metric's resolution alone allows (config.Technique.measured), so forks that agree
+    exactly do not pose as an exact figure; None for other metrics."""
     if t is None or not (t.metric_info(metric) or {}).get("resolution"):
         return None
     am, bm = t.measured(a, metric), t.measured(b, metric)
@@ -96,28 +91,22 @@ def resolution_figure(a: Result, b: Result, t: Technique | None, metric: str, ki
 
 
 def _applies(tol: dict, method: str, variant: str | None, params: dict) -> bool:
-    """Whether a tolerance (ratio or allocation) covers this method, variant and param set: each
-    of its method, variant and params that it names must match."""
+    """Whether a tolerance covers this method, variant and param set: whatever of them it names must match."""
     return ((not tol.get("method") or tol["method"] == method)
             and (not tol.get("variant") or tol["variant"] == variant)
             and (not tol.get("params") or param_matches(params, resolve_params(tol["params"], [params]))))
 
 
 def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
-    """(tolerance in %, where it came from) for a pair: the first of the technique's
-    ratio_tolerances that matches it, else the suite default."""
+    """(tolerance in %, where it came from): the technique's first matching ratio_tolerance, else the suite's."""
     for tol in (t.tolerances if t else []):
         if _applies(tol, group.name, label, group.params):
             return float(tol["pct"]), tol["why"]
     return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
 
 
-# ---------------------------------------------------------------- published claims
-
-
 def check_units(results, suite: Suite) -> None:
-    """Bad input when a metric the suite judges has a unit it cannot judge (a B/op written as MB,
-    a technique's counter with an undeclared unit)."""
+    """Bad input when a metric the suite judges has a unit it cannot judge (a B/op written as MB)."""
     used = {}
     for t, c, _ in suite.all_claims():
         used.setdefault(t.benchmark, set()).update({c.get("metric", "primary"), c.get("baseline_metric", c.get("metric", "primary"))})
@@ -133,8 +122,6 @@ def check_units(results, suite: Suite) -> None:
             if m is not None and not metric_unit_ok(t, name, m.unit):
                 raise InputError(f"{r.source}: {describe(r)} {name}: unit {m.unit!r} is not the one the suite judges")
 
-
-# ---------------------------------------------------------------- claims and targets
 
 def _claim_groups(results, claim, t: Technique, suite: Suite):
     bench = claim.get("benchmark", t.benchmark)
@@ -159,51 +146,42 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
         name = f"{claim['id']}: {claim['variant']} {metric} vs {claim['baseline']} {base_metric}"
     check = "claim" if enforced else "target"
     groups, missing, lacking, bench = _claim_groups(results, claim, t, suite)
-    absent = "warn" if allow_missing else "not_run"
+
+    def absent(reason: str) -> Verdict:
+        return Verdict(check, name, "warn" if allow_missing else "not_run", reason, claim["id"], t.id, enforced=enforced)
+
     where = bench.rsplit(".", 1)[-1] + ("." + claim["method"] if claim.get("method") else "")
     if not groups:
-        return [Verdict(check, name, absent, f"{where} ({claim['variant']} and {claim['baseline']}) not in this run",
-                        claim["id"], t.id, enforced=enforced)]
+        return [absent(f"{where} ({claim['variant']} and {claim['baseline']}) not in this run")]
     out = []
     if missing:
-        out.append(Verdict(check, name, absent, f"part of what the claim names is not in this run: {', '.join(missing)}",
-                           claim["id"], t.id, enforced=enforced))
+        out.append(absent(f"part of what the claim names is not in this run: {', '.join(missing)}"))
     if lacking:
-        out.append(Verdict(check, name, absent, f"metric {', '.join(lacking)} not in this run"
-                           + (" (the gc profiler did not run)" if ALLOC in lacking else ""), claim["id"], t.id, enforced=enforced))
+        out.append(absent(f"metric {', '.join(lacking)} not in this run"
+                          + (" (the gc profiler did not run)" if ALLOC in lacking else "")))
         groups = [g for g in groups if g.result(claim["variant"]).metric(metric) is not None
                   and g.result(claim["baseline"]).metric(base_metric) is not None]
     det = t.deterministic(metric) and t.deterministic(base_metric)
+    key, need, desc = next((b for b in BARS if b[0] in claim), BARS[-1])
+    kind = "ratio" if ("max_ratio" in claim or "min_ratio" in claim) else "speedup"
     for g in groups:
-        a, b = g.result(claim["variant"]).metric(metric), g.result(claim["baseline"]).metric(base_metric)
+        va, ba, bar = g.result(claim["variant"]), g.result(claim["baseline"]), claim[key]
+        a, b = va.metric(metric), ba.metric(base_metric)
         if not comparable(a.unit, b.unit) and not (a.unit == "#" or b.unit == "#"):
-            raise InputError(f"{g.result(claim['variant']).source}: {claim['id']}: {a.unit} and {b.unit} cannot be compared")
-        a, b = t.measured(g.result(claim["variant"]), metric), t.measured(g.result(claim["baseline"]), base_metric)
-        kind = "ratio" if ("max_ratio" in claim or "min_ratio" in claim) else "speedup"
+            raise InputError(f"{va.source}: {claim['id']}: {a.unit} and {b.unit} cannot be compared")
+        a, b = t.measured(va, metric), t.measured(ba, base_metric)
         fig = stats.ratio(a, b) if kind == "ratio" else stats.speedup(a, b, _direction(t, metric, a.unit))
-        # Forks paired by trial (the trial protocol) give the fork-level interval: one fork's
-        # iterations say nothing about the next fork's JIT outcome.
-        forked = paired_figure(g.result(claim["variant"]), g.result(claim["baseline"]), t, metric, kind) \
-            if metric == base_metric else None
+        # forks paired by trial give the fork-level interval: one fork's iterations say nothing of the next's JIT
+        forked = paired_figure(va, ba, t, metric, kind) if metric == base_metric else None
         if forked is not None and forked[1].n >= 2:
             fig = forked[0]
-        if "min_speedup" in claim:
-            bar, need, pess, desc = claim["min_speedup"], ">=", fig.lo, "speed-up"
-        elif "max_ratio" in claim:
-            bar, need, pess, desc = claim["max_ratio"], "<=", fig.hi, "ratio"
-        elif "min_ratio" in claim:
-            bar, need, pess, desc = claim["min_ratio"], ">=", fig.lo, "ratio"
-        else:
-            bar, need, pess, desc = claim["within_pct"], "within", fig.lo, "ratio"
-        v = fig.value
+        v, pess = fig.value, fig.hi if need == "<=" else fig.lo
         if need == "within":
             x = 1 + bar / 100
             note = f"no difference within +/-{bar:g}%: the whole interval inside [{1 / x:.3g}, {x:.3g}]"
             point_clears = not math.isnan(v) and 1 / x <= v <= x
-            if not fig.known:
-                outcome, note = "inconclusive", note + "; interval unknown (need >= 2 measurement iterations)"
-            else:
-                outcome = "pass" if stats.equivalent(fig, bar) else "fail"
+            decided = fig.known
+            passed = decided and stats.equivalent(fig, bar)
         else:
             note = f"{desc} {need} {bar:g}x at the pessimistic end"
             point_clears = not math.isnan(v) and (v >= bar if need == ">=" else v <= bar)
@@ -211,22 +189,20 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
                 pess, note = v, note.replace("at the pessimistic end", "on the point score") + f" ({claim['point_score']})"
             elif math.isnan(pess) and det and not math.isnan(v):
                 pess, note = v, note + " (deterministic metric: point score)"
-            if math.isnan(pess):
-                outcome, note = "inconclusive", note + "; interval unknown (need >= 2 measurement iterations)"
-            else:
-                outcome = "pass" if (pess >= bar if need == ">=" else pess <= bar) else "fail"
+            decided = not math.isnan(pess)
+            passed = decided and (pess >= bar if need == ">=" else pess <= bar)
+        outcome = "pass" if passed else "fail" if decided else "inconclusive"
+        note += "" if decided else "; interval unknown (need >= 2 measurement iterations)"
         label = name if claim.get("method") else f"{name} ({g.name})"
         # each side's own score as the report shows it: over forks in a trials run (Result.over_forks)
-        shown = (t.named(base_metric, g.result(claim["baseline"]).over_forks(base_metric)),
-                 t.named(metric, g.result(claim["variant"]).over_forks(metric)))
+        shown = (t.named(base_metric, ba.over_forks(base_metric)), t.named(metric, va.over_forks(metric)))
         out.append(Verdict(check, label, outcome, note, claim["id"], t.id, dict(g.params), fig, bar, need,
                            *shown, enforced, point_clears, {"why": claim.get("why", "")}))
     return out
 
 
 def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=False) -> list:
-    """Every CI claim (and, with targets=True, every target) on these results; `ids` restricts
-    the claims to those ids (an unknown id is bad input)."""
+    """Every CI claim (with targets=True, every target too), only those of `ids` when given (an unknown id is bad input)."""
     known = {c["id"] for t, c, e in suite.all_claims() if e or targets}
     if ids is not None:
         unknown = [i for i in ids if i not in known]
@@ -238,6 +214,3 @@ def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=F
             continue
         out += judge_claim(results, c, t, suite, enforced, allow_missing)
     return out
-
-
-# ---------------------------------------------------------------- regressions
