@@ -1,20 +1,11 @@
-"""Which runs are evidence of which code: full runs of the same benchmark code in the same environment
-form a pool, the runs a technique's figures rest on.
+"""Which runs are evidence of which code: full runs of the same benchmark code in one environment form a pool.
 
-A run is a *full run* when `mvn jmh:run` ran the benchmarks with their classes' own settings: its
-provenance records no option that changes forks, iterations, times or params (selecting benchmarks,
-the JDK, the JVM options and profilers is allowed; those are the environment or do not change the
-measurement). A run without provenance is judged only when named explicitly.
-
-The *benchmark code* of a technique at a commit is a fingerprint of what its numbers depend on: the
-Java sources of its package in src/main and src/jmh, of the packages and classes it lists in `uses`, and the
-suite's shared benchmark classes, with
-comments and blank space removed (a Javadoc change does not change a measurement) and the fork count
-of `@Fork` left out (how many forks JMH's own order runs changes how many samples, not what a fork
-measures; a trials run forks once per trial whatever it says), the versions of the libraries its
-metadata lists, and the JMH version. It is read from git at the run's recorded commit, so runs made
-before fingerprints existed are placed too; a run from a dirty tree has no
-known code and is never pooled with another.
+A *full run* ran the benchmarks with their classes' own settings: its provenance records no option that
+changes forks, iterations, times or params. A run without provenance is judged only when named explicitly.
+A technique's *benchmark code* at a commit is a fingerprint of what its numbers depend on, read from git at
+the run's commit: the Java of its package, of what it `uses` and of the shared classes it imports, without
+comments and blank space (a Javadoc change measures nothing) or @Fork's count (a trials run forks once per
+trial whatever it says); its libraries' versions and JMH's. A run from a dirty tree has no known code and is never pooled with another.
 """
 from __future__ import annotations
 
@@ -27,21 +18,16 @@ from functools import lru_cache
 from .config import used_path
 from .model import REPO, Environment, Run
 
-# Options that leave every fork's settings as the class wrote them: what runs, where, on which JVM,
-# and (trial protocol) how many trials the budget or a count buys and in which shuffled order.
+# options that leave every fork's settings as the class wrote them (what runs, where, on which JVM, which trials)
 ENV_OPTIONS = {"jmh.include", "jmh.exclude", "jmh.jdk", "jmh.jvm", "jmh.jvmArgs", "jmh.jvmArgsAppend",
                "jmh.jvmArgsPrepend", "jmh.prof", "jmh.resultsDir", "jmh.budget", "jmh.trials", "jmh.seed"}
 SHARED_IMPORT = re.compile(r"^import io\.hotpathbench\.([A-Z]\w*);", re.M)
-
-
-# The first trial engine revision whose runs figures may rest on (TrialRun.ENGINE in the plugin writes a
-# run's revision). Revision 1 had a defect that changed what it measured; a later revision counts
-# until one is shown to have one, so a new engine revision does not void the runs made before it.
+# the first trial engine revision (the plugin's TrialRun.ENGINE) figures may rest on: revision 1 changed what
+# it measured; a later one counts until shown to, so a new revision does not void the runs made before it
 TRIALS_ENGINE = 2
 
 
 def full_run(run: Run) -> tuple[bool, str]:
-    """(is it a full run, why not)."""
     p = run.provenance
     if not p:
         return False, "no provenance beside it"
@@ -57,21 +43,18 @@ def full_run(run: Run) -> tuple[bool, str]:
     return True, ""
 
 
-# ---------------------------------------------------------------- code fingerprints
-
 _FORK_COUNT = re.compile(r"(@Fork\(\s*)(?:value\s*=\s*)?\d+\s*(?:,\s*)?|,\s*value\s*=\s*\d+(?=[\s,)])")
 _COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/|("(?:\\.|[^"\\])*")|(\'(?:\\.|[^\'\\])*\')', re.S)
 
 
 def normalize_java(text: str) -> str:
-    """Java source without comments and with every run of blank space collapsed to one space
-    (string and char literals kept as they are)."""
+    """Java source without comments, blank space collapsed (string and char literals kept)."""
     text = _COMMENT.sub(lambda m: m.group(1) or m.group(2) or " ", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
 def measured_java(text: str) -> str:
-    """What of a Java source a measurement depends on: normalize_java without @Fork's fork count."""
+    """normalize_java without @Fork's fork count."""
     return _FORK_COUNT.sub(lambda m: m.group(1) or "", normalize_java(text))
 
 
@@ -137,24 +120,16 @@ def fingerprint(technique, commit: str | None) -> str | None:
         read = lambda f: _show(commit, f)  # noqa: E731
     texts = {f: read(f) for f in files}
     # the suite's shared classes (BenchmarkDefaults, EventShares, Heap, ...) that this code imports
-    shared = {name for t in texts.values() if t for name in SHARED_IMPORT.findall(t)}
-    for name in sorted(shared):
-        for root in ("src/jmh/java", "src/main/java"):
-            f = f"{root}/io/hotpathbench/{name}.java"
-            text = read(f)
-            if text is not None:
-                texts[f] = text
-    h = hashlib.sha256()
-    n = 0
-    for f in sorted(texts):
-        if texts[f] is None:
-            continue
-        n += 1
-        body = measured_java(texts[f]) if f.endswith(".java") else texts[f]
-        h.update(f.encode() + b"\0" + body.encode() + b"\0")
+    shared = sorted({name for t in texts.values() if t for name in SHARED_IMPORT.findall(t)})
+    for f in (f"{root}/io/hotpathbench/{name}.java" for name in shared for root in ("src/jmh/java", "src/main/java")):
+        texts[f] = read(f)
+    bodies = {f: measured_java(x) if f.endswith(".java") else x for f, x in sorted(texts.items()) if x is not None}
     pom = read("pom.xml")
-    if not n or pom is None:
+    if not bodies or pom is None:
         return None
+    h = hashlib.sha256()
+    for f, body in bodies.items():
+        h.update(f.encode() + b"\0" + body.encode() + b"\0")
     for line in _pom_versions(pom, technique.dependencies):
         h.update(line.encode() + b"\0")
     return h.hexdigest()[:12]
@@ -162,9 +137,7 @@ def fingerprint(technique, commit: str | None) -> str | None:
 
 def run_code(technique, run: Run) -> str | None:
     """The fingerprint of the code a run measured, None when it cannot be known."""
-    if not run.commit or run.dirty:
-        return None
-    return fingerprint(technique, run.commit)
+    return fingerprint(technique, run.commit) if run.commit and not run.dirty else None
 
 
 @dataclass
@@ -177,9 +150,8 @@ class Pool:
 
 
 def pools(runs: list, suite, require_full=True) -> list:
-    """The runs' results per (technique, benchmark code, environment). Results of a run that is not a
-    full run are left out when require_full (the report pools results/; files a user names are taken
-    as given)."""
+    """The runs' results per (technique, benchmark code, environment); with require_full (the report pooling
+    results/) only full runs count, while files a user names are taken as given."""
     out: dict = {}
     for run in runs:
         if require_full and not full_run(run)[0]:
