@@ -4,23 +4,16 @@
     python3 scripts/gate.py AB.json [--undecided warn] [--strict CLAIMS] [--fork-figure best]   # made with -Djmh.against=REF (CI: -Djmh.gate)
     python3 scripts/gate.py RUN.json [MORE.json ...] [--claim-ids ID,ID] [--allow-missing]        # one commit's claims
 
-A two-commit run is judged on its own (docs/gate.md has the rules): each gated claim's change of
-gain, head against base, is a non-inferiority check at the run's margin (PASS, REGRESSION or
-INCONCLUSIVE, which fails), its configurations' time fails when shown slower than suite.json's
-two_commit_threshold_pct, and every other cited figure and claim the run measured is judged by the
-breadth rule (hpb.breadth: time, gain, allocation over forks, footprints and other units in their
-own). The claims' fixed bars are judged on head's forks. One commit's run is judged on its claims
-alone: a ratio inside the run clears its bar at the pessimistic end of its interval (or lies within
-+/-X% for an equivalence claim); INCONCLUSIVE and NOT RUN fail too (--allow-missing: NOT RUN warns).
-Two runs made apart are not compared: measure both commits in one run (-Djmh.against=REF).
-
-Exit 0 pass, 1 a regression or a broken claim, 2 bad input (one line on stderr). Every verdict comes
-from hpb (verdicts, twocommit, breadth); this file only formats them.
+A two-commit run is judged on its own by docs/gate.md's rules (hpb.twocommit, hpb.breadth); one commit's run
+on its claims alone (hpb.verdicts), where INCONCLUSIVE and NOT RUN fail too (--allow-missing: NOT RUN warns).
+Two runs made apart are not compared. Exit 0 pass, 1 a regression or a broken claim, 2 bad input (one line
+on stderr). This file only formats the verdicts.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 
 from hpb import cli, config, twocommit, verdicts
 from hpb.markdown import fmt_metric, fmt_params, fmt_ratio, text_table
@@ -32,22 +25,15 @@ CHECKS = {"claim": "claim", "time": "time", "alloc": "B/op", "gain": "gain", "ci
 
 
 def row(v: verdicts.Verdict) -> list:
-    if v.check == "claim":
-        what = v.subject + (f" [{fmt_params(v.params)}]" if v.params else "")
-        change = fmt_ratio(*v.figure) if v.figure else ""
-        return [CHECKS[v.check], what, fmt_metric(v.before), fmt_metric(v.after), change, WORDS[v.outcome], v.reason]
+    what = v.subject + (f" [{fmt_params(v.params)}]" if v.params and v.check in ("claim", "gain") else "")
     if v.check == "gain":
-        what = v.subject + (f" [{fmt_params(v.params)}]" if v.params else "")
-        n = v.extra.get("n", 0)
-        return ["gain", what, "", f"{n} trials", fmt_ratio(*v.figure) if v.figure else "", WORDS[v.outcome], v.reason]
-    if v.check == "alloc" and v.before is None:
-        return ["B/op", v.subject, "", "", f"{v.figure.value:+.1f} B/op", WORDS[v.outcome], v.reason]
-    if v.check == "alloc":
-        return ["B/op", v.subject, fmt_metric(v.before), fmt_metric(v.after), f"{v.figure.value:+.1f} B/op",
-                WORDS[v.outcome], v.reason]
-    change = fmt_ratio(*v.figure) if v.figure else ""
-    return [CHECKS.get(v.check, v.check), v.subject, fmt_metric(v.before), fmt_metric(v.after), change,
-            WORDS[v.outcome], v.reason]
+        sides = ["", f"{v.extra.get('n', 0)} trials"]
+    elif v.check == "alloc" and v.before is None:
+        sides = ["", ""]
+    else:
+        sides = [fmt_metric(v.before), fmt_metric(v.after)]
+    change = f"{v.figure.value:+.1f} B/op" if v.check == "alloc" else fmt_ratio(*v.figure) if v.figure else ""
+    return [CHECKS.get(v.check, v.check), what, *sides, change, WORDS[v.outcome], v.reason]
 
 
 @cli.guarded
@@ -81,12 +67,12 @@ def main(argv=None) -> int:
         verdicts.check_units(cur.results, suite)
         if a.fork_figure == "best":
             cur = twocommit.fast_state(cur)
-        return report(twocommit.judge(cur, suite, a.undecided, strict_claims(a.strict, suite)), [])
+        return report(twocommit.judge(cur, suite, a.undecided, strict_claims(a.strict, suite)))
     if a.fork_figure != "mean" or a.strict is not None:
         what = "--strict" if a.strict is not None else "--fork-figure best"
         raise cli.InputError(f"{what} judges a two-commit run (-Djmh.against); this is not one")
     verdicts.check_units(cur.results, suite)
-    return report(verdicts.judge_claims(cur.results, suite, ids, a.allow_missing), [])
+    return report(verdicts.judge_claims(cur.results, suite, ids, a.allow_missing))
 
 
 def strict_claims(text, suite) -> frozenset:
@@ -101,23 +87,15 @@ def strict_claims(text, suite) -> frozenset:
     return frozenset(ids)
 
 
-def report(out: list, warnings: list) -> int:
+def report(out: list) -> int:
     heads = ["check", "what", "baseline", "current", "change [interval]", "verdict", "note"]
     for line in text_table(heads, [row(v) for v in out]):
         print(line)
-    for w in warnings:
-        cli.warn(w)
-    failed = [v for v in out if v.failing]
-    counts: dict = {}
-    for v in out:
-        counts[WORDS[v.outcome]] = counts.get(WORDS[v.outcome], 0) + 1
+    failed = any(v.failing for v in out)
+    counts = Counter(WORDS[v.outcome] for v in out)
     summary = ", ".join(f"{n} {w.lower()}" for w, n in sorted(counts.items()))
-    warned = counts.get("WARN", 0)
     print(("GATE FAILED: " if failed else "GATE PASSED: ") + (summary or "nothing checked")
-          + (f"; {len(warnings)} warning(s) on stderr" if warnings else "")
-          + (f" (see {warned} WARN row(s))" if warned else ""))
-    if not out and not failed:
-        return 0
+          + (f" (see {counts['WARN']} WARN row(s))" if counts["WARN"] else ""))
     return 1 if failed else 0
 
 
