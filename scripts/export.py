@@ -4,22 +4,16 @@
     python3 scripts/export.py RUN.json [MORE.json ...] --format bencher [--out FILE]
     python3 scripts/export.py RUN.json [MORE.json ...] --format github-action-benchmark --out DIR
 
-bencher: Bencher Metric Format (BMF), one JSON object: benchmark name -> measure -> {value,
-lower_value, upper_value}. Throughputs go to Bencher's built-in `throughput` measure in ops/s, times
-per operation to its built-in `latency` measure in ns, allocation to `alloc-bytes-per-op`, and each
-technique's own metrics (bytes per entry, ...) to a measure named after the metric. Intervals are
-the fork-level 95% interval (mean of the forks' means, Student t over the forks) for a run of the
-trial protocol, whose forks are its unit of replication; JMH's own 99.9% interval (every iteration
-of every fork as one sample) only for older runs. An interval is left out where there is none (one
-fork, or one measurement iteration), so a quick run loads too.
+bencher: Bencher Metric Format, one JSON object: benchmark -> measure -> {value, lower_value, upper_value}.
+Throughputs go to its `throughput` measure in ops/s, times to `latency` in ns, allocation to
+`alloc-bytes-per-op`, a technique's own metrics to a measure named after them. Intervals: over forks (95%,
+Student t) for a trials run, whose forks are its unit of replication; JMH's own 99.9% for older runs; none
+where there is none (one fork or one measurement iteration), so a quick run loads too.
 
-github-action-benchmark: two files for its custom tools, since that action takes one direction per
-file: DIR/bigger-is-better.json (tool customBiggerIsBetter: throughputs and higher-is-better
-metrics) and DIR/smaller-is-better.json (tool customSmallerIsBetter: times, B/op, footprints), each
-a JSON array of {name, unit, value, range, extra}.
-
-Every benchmark's name carries its params (and its mode and thread count), so no two results of a
-run share a name; the JSON's own environment goes into `extra`.
+github-action-benchmark: one file per direction, since that action takes one per file:
+DIR/bigger-is-better.json (customBiggerIsBetter) and DIR/smaller-is-better.json (customSmallerIsBetter),
+each a JSON array of {name, unit, value, range, extra}. Names carry params, mode and threads, so none
+repeats; the run's environment goes into `extra`.
 """
 from __future__ import annotations
 
@@ -47,17 +41,13 @@ def kebab(name: str) -> str:
 
 
 def metrics_of(r, suite) -> list:
-    """[(metric name, Metric, higher is better)] exported for a result: the primary score, B/op,
-    and the technique's own declared metrics, each with the interval interval_label() names."""
+    """[(metric name, Metric over forks, higher is better)]: the primary score, B/op and the technique's own metrics."""
     t = suite.technique(r.cls)
-    out = [("primary", r.primary, unit_kind(r.primary.unit)[0] == "rate")]
-    if r.metric(ALLOC) is not None:
-        out.append((ALLOC, r.metric(ALLOC), False))
-    for name, info in (t.metrics.items() if t else []):
-        m = r.secondary.get(name)
-        if m is not None:
-            out.append((name, m, info["better"] == "higher"))
-    return [(name, r.over_forks(name), higher) for name, m, higher in out]
+    out = [("primary", unit_kind(r.primary.unit)[0] == "rate")]
+    out += [(ALLOC, False)] if r.metric(ALLOC) is not None else []
+    out += [(name, info["better"] == "higher") for name, info in (t.metrics.items() if t else [])
+            if r.secondary.get(name) is not None]
+    return [(name, r.over_forks(name), higher) for name, higher in out]
 
 
 def interval_label(r) -> str:
@@ -65,9 +55,7 @@ def interval_label(r) -> str:
 
 
 def _ends(m, factor=1.0):
-    if not m.known:
-        return {}
-    return {"lower_value": max(m.lo, 0.0) * factor, "upper_value": m.hi * factor}
+    return {"lower_value": max(m.lo, 0.0) * factor, "upper_value": m.hi * factor} if m.known else {}
 
 
 def bencher(results, suite) -> dict:
@@ -79,14 +67,12 @@ def bencher(results, suite) -> dict:
         measures = {}
         for metric, m, _ in metrics_of(r, suite):
             if metric == "primary":
-                kind = unit_kind(m.unit)[0]
-                slug, target = (BENCHER_THROUGHPUT, "ops/s") if kind == "rate" else (BENCHER_LATENCY, "ns/op")
+                rate = unit_kind(m.unit)[0] == "rate"
+                slug, target = (BENCHER_THROUGHPUT, "ops/s") if rate else (BENCHER_LATENCY, "ns/op")
                 f = convert(1.0, m.unit, target)
                 measures[slug] = {"value": m.score * f, **_ends(m, f)}
-            elif metric == ALLOC:
-                measures[BENCHER_ALLOC] = {"value": m.score, **_ends(m)}
             else:
-                measures[kebab(metric)] = {"value": m.score, **_ends(m)}
+                measures[BENCHER_ALLOC if metric == ALLOC else kebab(metric)] = {"value": m.score, **_ends(m)}
         out[name] = measures
     return out
 
@@ -96,8 +82,8 @@ def github(results, suite) -> tuple[list, list]:
     for r in results:
         base = bench_name(r)
         env = f"JDK {r.env.jdk} ({r.env.vm}); JVM options {' '.join(r.env.jvm_args) or 'none'}"
+        t = suite.technique(r.cls)
         for metric, m, higher in metrics_of(r, suite):
-            t = suite.technique(r.cls)
             unit = m.unit if metric == "primary" or m.unit != "#" else (t.metrics[metric]["unit"] if t else m.unit)
             name = base if metric == "primary" else f"{base} {metric}"
             if name in names:
