@@ -5,14 +5,9 @@ the change with its interval, the allocation change, and how each pair's gain mo
     python3 scripts/compare.py OLD.json NEW.json [--out FILE.md]
     python3 scripts/compare.py AB.json [--out FILE.md]    # a run made with -Djmh.against=REF
 
-"change" is how many times better NEW is than OLD (higher is better whatever the unit), with a 95%
-Student t interval on the log scale (hpb/stats.py). Within one two-commit run both commits' forks ran
-side by side in every trial, so each change is paired by trial, and a pair's gain moves by the same
-per-trial arithmetic (the four forks of a trial: head's variant and baseline against base's). Between
-two separate runs nothing is paired: each side's forks are compared unpaired (Welch), or, for a run
-without forks to count, JMH's own intervals are combined conservatively (said in the row). Two separate
-runs are shown, not judged: CI judges two commits measured side by side (gate.py). This file only
-formats the figures as Markdown.
+"change" is how many times better NEW is than OLD, with a 95% t interval on the log scale (hpb/stats.py):
+paired by trial within one two-commit run; between two separate runs unpaired over forks (Welch), else JMH's
+own intervals combined conservatively. Two separate runs are shown, not judged (CI judges: gate.py).
 """
 from __future__ import annotations
 

@@ -7,9 +7,8 @@ technique, per variant, whether all of that variant's parameterized tests passed
     python3 scripts/readiness.py            # -> results/readiness-jdk25.json (report.py shows it)
     python3 scripts/readiness.py --check    # exit 1 when the reports disagree with the committed file
 
-A variant is an invocation of a @ParameterizedTest over the technique's variant enum: surefire
-names it "[n] VARIANT" (the pom's readiness profile asks for phrased names). Tests that take no
-variant are listed by name. Exit 2 on bad input (no reports, unreadable XML).
+A variant is an invocation of a @ParameterizedTest over the technique's variant enum, which surefire names
+"[n] VARIANT" (the readiness profile asks for phrased names); other tests are listed by name. Exit 2 on bad input.
 """
 from __future__ import annotations
 
@@ -30,15 +29,11 @@ VARIANT = re.compile(r"\[\d+\]\s*([A-Z][A-Z0-9_]*)\b")
 
 
 def first_line(text: str) -> str:
-    for line in (text or "").splitlines():
-        if line.strip():
-            return line.strip()[:300]
-    return ""
+    return next((line.strip()[:300] for line in (text or "").splitlines() if line.strip()), "")
 
 
 def why(problem) -> str:
-    """The failure's first line, and the root cause where the trace has one (a class that failed
-    to initialize reports only "Could not initialize class X"; its cause says why)."""
+    """The failure's first line and the trace's root cause ("Could not initialize class X" alone says not why)."""
     head = first_line(problem.get("message") or problem.text or problem.get("type", ""))
     causes = [line.strip()[len("Caused by: "):] for line in (problem.text or "").splitlines()
               if line.strip().startswith("Caused by: ")]
@@ -51,8 +46,7 @@ def read_reports(folder: Path) -> tuple[dict, dict]:
     files = sorted(Path(folder).glob("TEST-*.xml"))
     if not files:
         raise InputError(f"{folder}: no surefire reports (run `mvn -P readiness test` first)")
-    out: dict = {}
-    env: dict = {}
+    out, env = {}, {}
     for f in files:
         try:
             root = ET.parse(f).getroot()
@@ -64,10 +58,7 @@ def read_reports(folder: Path) -> tuple[dict, dict]:
                    "runtime": props.get("java.runtime.version", "")}
         for case in root.iter("testcase"):
             cls, name = case.get("classname", ""), case.get("name", "")
-            problem = case.find("failure")
-            if problem is None:
-                problem = case.find("error")
-            skipped = case.find("skipped") is not None
+            problem = next((p for p in (case.find("failure"), case.find("error")) if p is not None), None)
             entry = out.setdefault(cls, {"variants": {}, "other": []})
             message = "" if problem is None else why(problem)
             m = VARIANT.search(name)
@@ -76,7 +67,7 @@ def read_reports(folder: Path) -> tuple[dict, dict]:
                 if problem is not None:
                     v["works"] = False
                     v["failures"].append(f"{re.sub(r'[(].*', '', name).strip()}: {message}")
-            elif not skipped:
+            elif case.find("skipped") is None:
                 entry["other"].append({"test": re.sub(r"\(.*", "", name), "works": problem is None,
                                        **({"message": message} if problem is not None else {})})
     return out, env
@@ -87,10 +78,7 @@ def build(folder: Path, suite) -> dict:
     if not env.get("jdk", "").startswith("25"):
         raise InputError(f"{folder}: these reports ran on JDK {env.get('jdk', '?')}, not 25 (was the readiness profile used?)")
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    techniques = {}
-    for t in suite.techniques:
-        if t.test in reports:
-            techniques[t.test] = reports[t.test]
+    techniques = {t.test: reports[t.test] for t in suite.techniques if t.test in reports}
     missing = [t.test for t in suite.techniques if t.test not in reports]
     if missing:
         raise InputError(f"{folder}: no report for {', '.join(missing)}")
@@ -118,8 +106,7 @@ def main(argv=None) -> int:
         if not out.is_file():
             raise InputError(f"{out}: no such file to check against")
         try:
-            committed = json.loads(out.read_text(encoding="utf-8"))
-            old = verdicts_of(committed)
+            old = verdicts_of(json.loads(out.read_text(encoding="utf-8")))
         except (ValueError, KeyError, TypeError, AttributeError):
             raise InputError(f"{out}: not a readiness file")
         new = verdicts_of(fresh)

@@ -3,13 +3,9 @@
 
     python3 scripts/reproduce.py RUN.json [MORE.json ...] [--cited results/cited.json]
 
-For every figure the README cites (results/cited.json, written by report.py with the README) that
-the given runs measured in the same environment (JDK feature release, VM and JVM options), prints
-the cited figure, yours (from your run's forks paired by trial) and whether it reproduces: inside
-the 95% prediction for a new machine when three or more machines stand behind the figure, else
-meeting the range of the machines' figures widened by their intervals; and whether your machine
-differs beyond your run's noise. Then a summary line (hpb/figures.py: reproduce).
-
+For every figure the README cites (results/cited.json, which report.py writes) that the runs measured in
+the same environment (JDK feature release, VM and JVM options): the cited figure, yours (forks paired by
+trial) and whether it reproduces, by hpb/figures.py's reproduce; then a summary line.
 Exit 0 when every figure found reproduces, 1 when some do not (or none was found), 2 on bad input.
 """
 from __future__ import annotations
@@ -37,8 +33,7 @@ def load_cited(path: Path) -> list:
         raise InputError(f"{path}: not a list of cited figures ({', '.join(sorted(KEYS))})")
     for c in d:
         for k in ("value", "lo", "hi"):
-            v = c[k]
-            c[k] = float("nan") if v is None else float("inf") if v == "inf" else v
+            c[k] = float("nan") if c[k] is None else float("inf") if c[k] == "inf" else c[k]
             if isinstance(c[k], bool) or not isinstance(c[k], (int, float)):
                 raise InputError(f"{path}: {c['id']}: {k} is not a number")
         if not isinstance(c["env"], dict):

@@ -9,8 +9,6 @@ from .model import InputError
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2 (bad input)."""
-
     def error(self, message):
         fail(f"{self.prog}: {message} (see --help)")
 
@@ -35,8 +33,7 @@ def emit(text: str, out: str | None) -> None:
 
 
 def guarded(main):
-    """Run main(argv); bad input (InputError) becomes one line on stderr and exit 2, as does an
-    unexpected error while reading input, never a traceback."""
+    """Run main(argv); bad input (InputError, input nested too deeply) is one line on stderr and exit 2."""
     def run(argv=None):
         try:
             return main(argv)
@@ -73,8 +70,7 @@ def replace_block(path, name: str, body: str) -> None:
 
 
 def load_runs(files) -> list:
-    """Each file read with its provenance; a benchmark that failed (score NaN) is left out, and one
-    line on stderr per file names what was skipped."""
+    """Each file read with its provenance, failed benchmarks (score NaN) left out and named on stderr."""
     from .model import load
     runs = [load(f, skip_failed=True) for f in files]
     for run in runs:
