@@ -60,10 +60,8 @@ def _direction(t: Technique | None, metric: str, unit: str) -> bool:
 def paired_logs(a: Result, b: Result, t: Technique | None, metric: str, kind: str) -> list | None:
     """Per-trial log ratios of a against b on `metric`, oriented as the figure reads ('ratio': a/b;
     a speed-up: a/b for a throughput, b/a for a time or a cost); None when the two cannot be paired."""
-    if not (a.paired and b.paired):
-        return None
     fa, fb = a.forks_of(metric), b.forks_of(metric)
-    if len(fa) != len(a.trials) or len(fb) != len(b.trials):
+    if not (a.paired and b.paired) or len(fa) != len(a.trials) or len(fb) != len(b.trials):
         return None
     logs = forks.paired_logs(fa, a.trials, fb, b.trials)
     unit = (a.metric(metric) or a.primary).unit
@@ -204,13 +202,8 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
 def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=False) -> list:
     """Every CI claim (with targets=True, every target too), only those of `ids` when given (an unknown id is bad input)."""
     known = {c["id"] for t, c, e in suite.all_claims() if e or targets}
-    if ids is not None:
-        unknown = [i for i in ids if i not in known]
-        if unknown:
-            raise InputError(f"no claim with id {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    out = []
-    for t, c, enforced in suite.all_claims():
-        if (not enforced and not targets) or (ids is not None and c["id"] not in ids):
-            continue
-        out += judge_claim(results, c, t, suite, enforced, allow_missing)
-    return out
+    unknown = [i for i in ids or [] if i not in known]
+    if unknown:
+        raise InputError(f"no claim with id {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    return [v for t, c, enforced in suite.all_claims() if (enforced or targets) and (ids is None or c["id"] in ids)
+            for v in judge_claim(results, c, t, suite, enforced, allow_missing)]
