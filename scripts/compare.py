@@ -46,11 +46,12 @@ def gain(r, b, t) -> tuple:
 
 def compare(old: Run, new: Run, suite) -> str:
     omap = {r.key: r for r in old.results}
-    rows, only = [], []
+    only = [f"- {x.simple_class}.{x.method} {fmt_key_params(x.params)}: only in {run.name}" for run, other in
+            ((new, omap), (old, {r.key for r in new.results})) for x in run.results if x.key not in other]
+    rows = []
     for r in new.results:
         o = omap.get(r.key)
         if o is None:
-            only.append(f"- {r.simple_class}.{r.method} {fmt_key_params(r.params)}: only in {new.name}")
             continue
         fig, how = change(o, r, suite.technique(r.cls))
         ao, an = o.over_forks(ALLOC), r.over_forks(ALLOC)
@@ -63,8 +64,6 @@ def compare(old: Run, new: Run, suite) -> str:
         moved = stats.difference(e2, e1).figure() if e1 and e2 else stats.change(then, now)
         gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline} {fmt_key_params(g.params)}".rstrip(),
                       fmt_ratio(*then), fmt_ratio(*now), fmt_ratio(*moved), _word(moved)])
-    only += [f"- {o.simple_class}.{o.method} {fmt_key_params(o.params)}: only in {old.name}"
-             for o in old.results if o.key not in {r.key for r in new.results}]
     envs = sorted({f"{o.env.label} vs {r.env.label}" for r in new.results for o in [omap.get(r.key)]
                    if o is not None and o.env.label != r.env.label})
     lines = [f"# {new.name} vs {old.name}", ""]
