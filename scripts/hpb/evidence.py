@@ -86,8 +86,6 @@ def _worktree_files(path: str) -> tuple:
     d = REPO / path
     if d.is_file():
         return (path,)
-    if not d.is_dir():
-        return ()
     return tuple(sorted(str(f.relative_to(REPO)) for f in d.rglob("*") if f.is_file()))
 
 
