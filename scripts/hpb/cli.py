@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
-from .model import InputError
+from .markdown import write_atomic
+from .model import InputError, load
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,7 +27,6 @@ def warn(msg: str):
 def emit(text: str, out: str | None) -> None:
     """Write a command's text to the file --out names (atomically, printing its path), else stdout."""
     if out:
-        from .markdown import write_atomic
         write_atomic(out, text)
         print(out)
     else:
@@ -56,8 +57,6 @@ def ids_list(text: str, what: str) -> list:
 
 def replace_block(path, name: str, body: str) -> None:
     """Rewrite the generated block `<!-- name:start -->` ... `<!-- name:end -->` of a Markdown file."""
-    from pathlib import Path
-    from .markdown import write_atomic
     path = Path(path)
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     if not path.is_file():
@@ -71,7 +70,6 @@ def replace_block(path, name: str, body: str) -> None:
 
 def load_runs(files) -> list:
     """Each file read with its provenance, failed benchmarks (score NaN) left out and named on stderr."""
-    from .model import load
     runs = [load(f, skip_failed=True) for f in files]
     for run in runs:
         if run.skipped:
