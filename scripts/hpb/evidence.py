@@ -5,7 +5,8 @@ changes forks, iterations, times or params. A run without provenance is judged o
 A technique's *benchmark code* at a commit is a fingerprint of what its numbers depend on, read from git at
 the run's commit: the Java of its package, of what it `uses` and of the shared classes it imports, without
 comments and blank space (a Javadoc change measures nothing) or @Fork's count (a trials run forks once per
-trial whatever it says); its libraries' versions and JMH's. A run from a dirty tree has no known code and is never pooled with another.
+trial whatever it says); its libraries' versions and JMH's. A run from a dirty tree has no known code and
+is never pooled with another.
 """
 from __future__ import annotations
 

@@ -146,7 +146,8 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
     groups, missing, lacking, bench = _claim_groups(results, claim, t, suite)
 
     def absent(reason: str) -> Verdict:
-        return Verdict(check, name, "warn" if allow_missing else "not_run", reason, claim["id"], t.id, enforced=enforced)
+        outcome = "warn" if allow_missing else "not_run"
+        return Verdict(check, name, outcome, reason, claim["id"], t.id, enforced=enforced)
 
     where = bench.rsplit(".", 1)[-1] + ("." + claim["method"] if claim.get("method") else "")
     if not groups:
@@ -200,7 +201,7 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
 
 
 def judge_claims(results, suite: Suite, ids=None, allow_missing=False, targets=False) -> list:
-    """Every CI claim (with targets=True, every target too), only those of `ids` when given (an unknown id is bad input)."""
+    """Every CI claim (with targets=True, every target too); only those of `ids` when given (unknown: bad input)."""
     known = {c["id"] for t, c, e in suite.all_claims() if e or targets}
     unknown = [i for i in ids or [] if i not in known]
     if unknown:
