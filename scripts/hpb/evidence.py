@@ -14,7 +14,7 @@ import hashlib
 import re
 import subprocess
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .config import used_path
 from .model import REPO, Environment, Run
@@ -109,15 +109,11 @@ def fingerprint(technique, commit: str | None) -> str | None:
     pkg = technique.package_dir
     dirs = (f"src/main/java/{pkg}", f"src/jmh/java/{pkg}",
             *(used_path(u) for u in technique.raw.get("uses") or []))
-    if commit is None:
-        files = [f for d in dirs for f in _worktree_files(d)]
-        read = _read_worktree
-    else:
-        if _git("cat-file", "-e", f"{commit}^{{commit}}") is None:
-            return None
-        files = [f for d in dirs for f in _tree_files(commit, d)]
-        read = lambda f: _show(commit, f)  # noqa: E731
-    texts = {f: read(f) for f in files}
+    if commit is not None and _git("cat-file", "-e", f"{commit}^{{commit}}") is None:
+        return None
+    ls, read = ((_worktree_files, _read_worktree) if commit is None
+                else (partial(_tree_files, commit), partial(_show, commit)))
+    texts = {f: read(f) for d in dirs for f in ls(d)}
     # the suite's shared classes (BenchmarkDefaults, EventShares, Heap, ...) that this code imports
     shared = sorted({name for t in texts.values() if t for name in SHARED_IMPORT.findall(t)})
     for f in (f"{root}/io/hotpathbench/{name}.java" for name in shared for root in ("src/jmh/java", "src/main/java")):
