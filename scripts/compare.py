@@ -21,14 +21,10 @@ from hpb.model import ALLOC, Run, fmt_key_params
 from hpb.select import matched_rows
 
 
-def _log_forks(r) -> list:
-    return [math.log(v) for v in r.forks_of("primary") if v > 0 and math.isfinite(v)]
-
-
 def change(old, new, t) -> tuple:
     """(Figure of new / old as 'x better', how it was computed)."""
     sign = 1 if verdicts._direction(t, "primary", new.primary.unit) else -1
-    a, b = _log_forks(new), _log_forks(old)
+    a, b = ([math.log(v) for v in r.forks_of("primary") if v > 0 and math.isfinite(v)] for r in (new, old))
     if len(a) >= 2 and len(b) >= 2:
         e = stats.welch(a, b)
         return stats.Estimate(sign * e.mean, e.se, e.df, e.n).figure(), f"{len(b)} and {len(a)} forks"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from . import forks, stats
 from .config import JMH_METRICS, Suite, Technique, metric_unit_ok
 from .evidence import Pool, pools  # noqa: F401 (where they were)
+from .markdown import fmt_params
 from .model import ALLOC, InputError, Metric, Result, comparable, higher_is_better
 from .select import Group, group_results, matches_benchmark, missing_values, param_matches, resolve_params
 from .stats import Figure
@@ -44,7 +45,6 @@ class Verdict:
 
 
 def describe(r: Result, params: dict | None = None) -> str:
-    from .markdown import fmt_params
     p = fmt_params(r.params if params is None else params)
     return f"{r.simple_class}.{r.method} ({r.mode}{', t=' + str(r.threads) if r.threads != 1 else ''})" + (f" [{p}]" if p else "")
 
