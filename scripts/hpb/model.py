@@ -1,14 +1,10 @@
 """JMH JSON results: loading, validation and the data model.
 
-Every number a verdict uses is checked here, by rule, before anything is judged: a score must be
-finite (and positive for a throughput or a time), an interval ordered and holding its score, a
-primary unit one the scripts can compare, every result of a file unique. A file that breaks a rule
-is bad input: InputError with one line naming the file, the result and the problem, which the
-commands print on stderr with exit status 2.
-
-The environment of a result comes from the JMH JSON itself (jdkVersion, vmName, vmVersion,
-jvmArgs), so a file copied without its provenance is still described right; the provenance beside
-a file (written by `mvn jmh:run`) adds the host, the commit and the JMH options.
+Every number a verdict uses is checked here before anything is judged (_metric says the rules); a file
+that breaks a rule raises InputError, one line naming the file, the result and the problem (the commands
+print it on stderr, exit status 2). A result's environment comes from the JMH JSON itself, so a file copied
+without its provenance is still described right; the provenance (written by `mvn jmh:run`) adds the host,
+the commit and the JMH options.
 """
 from __future__ import annotations
 
@@ -20,8 +16,7 @@ from pathlib import Path
 
 from . import forks, stats
 
-NAN = float("nan")
-INF = float("inf")
+NAN, INF = float("nan"), float("inf")
 
 SCRIPTS_DIR = Path(__file__).resolve().parent.parent
 REPO = SCRIPTS_DIR.parent
@@ -33,8 +28,6 @@ ALLOC = "gc.alloc.rate.norm"
 BEST, ITERATIONS = "@best", "@iterations"
 GC_TIME = "gc.time"
 MODES = {"thrpt", "avgt", "sample", "ss"}
-
-
 # JVM options the trial engine's own JMH process passed on to its forks (JMH forks inherit the host
 # JVM's options): they say nothing about the benchmark's environment.
 ENGINE_JVM_ARGS = frozenset({"-Djmh.ignoreLock=true"})
@@ -44,33 +37,27 @@ class InputError(Exception):
     """Bad input: the message is one line naming the file and the problem."""
 
 
-# ---------------------------------------------------------------- units
-
 _TIME = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0, "min": 60.0, "m": 60.0}
-# Units of secondary metrics that JMH's gc profiler and aux counters write; "#" is an aux
-# counter's, whose real unit the technique's metadata declares.
-OTHER_UNITS = {"B/op": "bytes", "MB/sec": "alloc_rate", "counts": "count", "ms": "duration", "#": "counter", "%": "share"}
+# Units of secondary metrics that JMH's gc profiler and aux counters write; "#" is an aux counter's,
+# whose real unit the technique's metadata declares.
+OTHER_UNITS = {"B/op": "bytes", "MB/sec": "alloc_rate", "counts": "count", "ms": "duration", "#": "counter",
+               "%": "share"}
 
 
 def unit_kind(unit: str) -> tuple[str, float]:
-    """('rate', ops per second per unit value), ('time', seconds per unit value), (other kind, 1)
-    or ('unknown', 1)."""
+    """('rate', ops/s per unit value), ('time', s per unit value), (an OTHER_UNITS kind, 1) or ('unknown', 1)."""
     u = (unit or "").strip()
     if u.startswith("ops/") and u[4:] in _TIME:
         return "rate", 1.0 / _TIME[u[4:]]
     if u.endswith("/op") and u[:-3] in _TIME:
         return "time", _TIME[u[:-3]]
-    if u in OTHER_UNITS:
-        return OTHER_UNITS[u], 1.0
-    return "unknown", 1.0
+    return OTHER_UNITS.get(u, "unknown"), 1.0
 
 
 def comparable(u1: str, u2: str) -> bool:
     """Two scores in these units can be divided: both rates, both times, or the same other unit."""
     k1, k2 = unit_kind(u1)[0], unit_kind(u2)[0]
-    if "unknown" in (k1, k2):
-        return False
-    return k1 == k2 and (k1 in ("rate", "time") or u1.strip() == u2.strip())
+    return "unknown" not in (k1, k2) and k1 == k2 and (k1 in ("rate", "time") or u1.strip() == u2.strip())
 
 
 def convert(value: float, unit: str, target: str) -> float:
@@ -83,8 +70,6 @@ def higher_is_better(unit: str) -> bool:
     """Throughput (ops/time) is better higher; time/op, B/op, counts, GC ms are better lower."""
     return unit_kind(unit)[0] == "rate"
 
-
-# ---------------------------------------------------------------- model
 
 @dataclass(frozen=True)
 class Metric:
@@ -106,9 +91,6 @@ class Metric:
         kind, f = unit_kind(self.unit)
         unit = {"rate": "ops/s", "time": "s/op"}.get(kind, self.unit)
         return Metric(self.score * f, self.lo * f, self.hi * f, unit)
-
-    def scaled(self, factor: float) -> "Metric":
-        return Metric(self.score * factor, self.lo * factor, self.hi * factor, self.unit)
 
 
 @dataclass(frozen=True)
@@ -209,14 +191,6 @@ class Run:
         return self.path.name
 
     @property
-    def environments(self) -> list:
-        seen = []
-        for r in self.results:
-            if r.env not in seen:
-                seen.append(r.env)
-        return seen
-
-    @property
     def jdk(self) -> str:
         """The JDK(s) the forks ran on, from the results themselves."""
         return ", ".join(sorted({f"{r.env.vm} {r.env.jdk}".strip() for r in self.results}))
@@ -237,15 +211,13 @@ class Run:
 
     @property
     def protocol(self) -> str:
-        """'trials' for a run of the trial protocol; 'jmh-forks' for a run in JMH's own fork order
-        (every run before the trial protocol, and -Djmh.f runs since)."""
+        """'trials' for a run of the trial protocol; 'jmh-forks' for JMH's own fork order (older runs, -Djmh.f)."""
         return "trials" if (self.provenance or {}).get("protocol") == "trials" else "jmh-forks"
 
     @property
     def trials_engine(self) -> int:
-        """The trial engine's revision (provenance 'trialsEngine'; 1 for a trials run without it, 0
-        for any other run). Revision 1's noise profiler ran java.util.regex in the benchmark's JVM,
-        which slowed the benchmarks that use regex themselves (docs/protocol.md)."""
+        """The trial engine's revision (provenance 'trialsEngine'; 1 for a trials run without it, 0 otherwise).
+        Revision 1's noise profiler ran java.util.regex in the benchmark's JVM, slowing regex benchmarks."""
         if self.protocol != "trials":
             return 0
         v = (self.provenance or {}).get("trialsEngine")
@@ -260,35 +232,29 @@ class Run:
         return bool(((self.provenance or {}).get("git") or {}).get("dirty"))
 
 
-def host_cpu(prov) -> str:
+def _host(prov) -> dict:
     h = (prov or {}).get("host") or {}
-    if not isinstance(h, dict) or not h.get("cpuModel"):
-        return ""
-    return f"{h.get('cpuModel')} x{h.get('availableProcessors', '?')}"
+    return h if isinstance(h, dict) else {}
+
+
+def host_cpu(prov) -> str:
+    h = _host(prov)
+    return f"{h['cpuModel']} x{h.get('availableProcessors', '?')}" if h.get("cpuModel") else ""
 
 
 def machine_key(prov) -> str:
-    """The machine a run came from: the provenance's host.machineKey (a hash of the DMI product UUID,
-    else of CPU model, flags, processors and memory), else, for a run recorded before machine keys,
-    its CPU model, processor count and memory in GiB. Never the boot id (a reboot is the same machine)
-    and never host.id: VMs made from one image share /etc/machine-id and the hostname, so an Intel VM
-    carries the AMD VMs' host id. "" when the provenance says nothing of the host."""
-    h = (prov or {}).get("host") or {}
-    if not isinstance(h, dict):
-        return ""
+    """The machine a run came from: host.machineKey (a hash of the DMI product UUID, else of CPU model,
+    flags, processors and memory), else (older runs) CPU model, processors and GiB; "" when unrecorded.
+    Never the boot id (a reboot is the same machine) nor host.id (VMs of one image share it)."""
+    h = _host(prov)
     if h.get("machineKey"):
         return str(h["machineKey"])
-    cpu = host_cpu(prov)
-    mem = h.get("memTotalBytes")
+    cpu, mem = host_cpu(prov), h.get("memTotalBytes")
     return cpu + (f" {round(mem / 2 ** 30)} GiB" if isinstance(mem, (int, float)) and mem > 0 else "") if cpu else ""
 
 
 def boot_id(prov) -> str:
-    h = (prov or {}).get("host") or {}
-    return str(h.get("bootId") or "") if isinstance(h, dict) else ""
-
-
-# ---------------------------------------------------------------- loading
+    return str(_host(prov).get("bootId") or "")
 
 def _num(v, where: str) -> float:
     if isinstance(v, bool):
@@ -296,15 +262,8 @@ def _num(v, where: str) -> float:
     if isinstance(v, (int, float)):
         return float(v)
     if isinstance(v, str):
-        s = v.strip()
-        if s in ("NaN", "nan"):
-            return NAN
-        if s in ("Infinity", "+Infinity", "inf"):
-            return INF
-        if s in ("-Infinity", "-inf"):
-            return -INF
-        try:
-            return float(s)
+        try:  # float() also reads JMH's "NaN", "Infinity" and "-Infinity"
+            return float(v.strip())
         except ValueError:
             pass
     raise InputError(f"{where}: expected a number, got {str(v)[:40]!r}")
@@ -331,9 +290,8 @@ def _close(a: float, b: float) -> bool:
 
 
 def _metric(m, where: str, primary: bool) -> Metric:
-    """One metric, checked: finite score (positive for a rate or time, not negative for bytes,
-    counts or GC time), an ordered interval holding its score, a unit the scripts know when it is
-    the primary one."""
+    """One metric, checked: a finite score (positive for a primary one, not negative for a rate, time, bytes,
+    count or GC time), an ordered interval holding its score, a rate or time unit when primary."""
     if not isinstance(m, dict) or "score" not in m:
         raise InputError(f"{where}: metric without a score")
     unit = m.get("scoreUnit")
@@ -345,12 +303,11 @@ def _metric(m, where: str, primary: bool) -> Metric:
     score = _num(m["score"], where + ".score")
     if not math.isfinite(score):
         raise InputError(f"{where}: score {m['score']!r} is not a finite number")
-    # A primary score is what a ratio divides by, so it must be positive. A secondary time may be 0:
-    # a SampleTime percentile such as p0.00 is 0 when the timer's granularity rounds the fastest
-    # sample down, a fact to chart, not bad input.
-    if kind in ("rate", "time") and (score <= 0 if primary else score < 0):
-        raise InputError(f"{where}: score {score:g} {unit} is " + ("not positive" if primary else "negative"))
-    if kind in ("bytes", "count", "duration", "alloc_rate") and score < 0:
+    # A primary score is what a ratio divides by. A secondary time may be 0: a SampleTime percentile such as
+    # p0.00 is 0 when the timer's granularity rounds the fastest sample down, a fact to chart, not bad input.
+    if primary and score <= 0:
+        raise InputError(f"{where}: score {score:g} {unit} is not positive")
+    if score < 0 and kind in ("rate", "time", "bytes", "count", "duration", "alloc_rate"):
         raise InputError(f"{where}: score {score:g} {unit} is negative")
     err = _num(m.get("scoreError", "NaN"), where + ".scoreError")
     if err < 0 or err == INF:
@@ -381,8 +338,8 @@ def _metric(m, where: str, primary: bool) -> Metric:
 def _params(p, where: str) -> dict:
     if p is None:
         return {}
-    if not isinstance(p, dict) or not all(isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
-                                          for k, v in p.items()):
+    if not isinstance(p, dict) or not all(isinstance(k, str) and isinstance(v, (str, int, float))
+                                          and not isinstance(v, bool) for k, v in p.items()):
         raise InputError(f"{where}: params is not an object of names to values")
     return {k: str(v) for k, v in p.items()}
 
@@ -406,9 +363,8 @@ def _read_json(path: Path, what: str):
 
 
 def load(path, with_provenance: bool = True, skip_failed: bool = False) -> Run:
-    """Read one JMH JSON result file (and the .provenance.json beside it, if any), checked. With
-    skip_failed, a result whose primary score is NaN (JMH writes that for a benchmark that failed) is
-    left out and named in Run.skipped instead of making the whole file bad input."""
+    """Read one JMH JSON result file (and the .provenance.json beside it), checked. With skip_failed, a result
+    whose primary score is NaN (a failed benchmark) is named in Run.skipped instead of making the file bad input."""
     path = Path(path)
     name = str(path)
     data = _read_json(path, "JSON")
@@ -434,17 +390,14 @@ def load(path, with_provenance: bool = True, skip_failed: bool = False) -> Run:
         where = f"{name}: {bench} {fmt_key_params(params)}".rstrip()
         score = r["primaryMetric"].get("score") if isinstance(r["primaryMetric"], dict) else None
         if skip_failed and (score != score or str(score).strip().lower() == "nan"):
-            skipped.append(f"{bench.rsplit('.', 2)[-2]}.{bench.rsplit('.', 1)[-1]} {fmt_key_params(params)}".rstrip())
+            skipped.append(f"{'.'.join(bench.rsplit('.', 2)[-2:])} {fmt_key_params(params)}".rstrip())
             continue
         primary = _metric(r["primaryMetric"], where + " primaryMetric", True)
         sec = r.get("secondaryMetrics") or {}
         if not isinstance(sec, dict):
             raise InputError(f"{where}: secondaryMetrics is not an object")
-        secondary = {}
-        for k, v in sec.items():
-            secondary[k.lstrip("\u00b7")] = _metric(v, f"{where} {k}", False)
-        threads = r.get("threads", 1)
-        nforks = r.get("forks", 1)
+        secondary = {k.lstrip("\u00b7"): _metric(v, f"{where} {k}", False) for k, v in sec.items()}
+        threads, nforks = r.get("threads", 1), r.get("forks", 1)
         if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
             raise InputError(f"{where}: threads {threads!r} is not a positive integer")
         if not isinstance(nforks, int) or isinstance(nforks, bool) or nforks < 0:
@@ -475,12 +428,9 @@ def load(path, with_provenance: bool = True, skip_failed: bool = False) -> Run:
 
 
 def _per_fork_sums(m, metric: "Metric"):
-    """A metric JMH sums over iterations and forks (an EVENTS counter such as bytesPerEntry, posted
-    as shares by io.hotpathbench.EventShares; gc.count; gc.time), in a trials run: each fork ran
-    alone (-f 1), so its shares add up to the whole figure within that fork, and the merged score,
-    JMH's sum over every fork, is the fork count times the figure. Returns the metric as the mean
-    of the forks' sums (its interval scaled alike) and the forks' sums; None for a metric JMH
-    averages (its score is the mean of the iterations, not their sum)."""
+    """A metric JMH sums over iterations and forks (an EVENTS counter posted as shares by
+    io.hotpathbench.EventShares, gc.count, gc.time) in a trials run, where each fork ran alone (-f 1): the
+    metric as the mean of the forks' sums (interval scaled alike) and those sums; None for a metric JMH averages."""
     raw = m.get("rawData") if isinstance(m, dict) else None
     if not isinstance(raw, list):
         return None
@@ -499,9 +449,8 @@ def _per_fork_sums(m, metric: "Metric"):
 
 
 def _fork_figures(m, mode: str) -> dict:
-    """Each fork's figure from a metric's rawData (forks.py): its mean ("primary"), and for a
-    throughput or a time its best iteration (BEST, the fast state of twocommit.fast_state) and its
-    count of iterations (ITERATIONS). Empty where rawData is unreadable."""
+    """Each fork's mean ("primary") from a metric's rawData, and for thrpt/avgt its best iteration (BEST,
+    twocommit.fast_state) and its iteration count (ITERATIONS). Empty where rawData is unreadable."""
     raw = m.get("rawData") if m.get("rawData") is not None else m.get("rawDataHistogram")
     try:
         out = {"primary": tuple(forks.fork_means(raw))}
@@ -564,9 +513,8 @@ def _provenance(path: Path):
 
 
 def result_files(results_dir=RESULTS_DIR) -> list:
-    """Every run in a results folder, oldest first (names start with their UTC time): JSON files
-    that are not provenance, not a gate pass's record (results/ci/*.pass.json), not the gate's
-    baseline and not hidden partial files."""
+    """Every run in a results folder, oldest first (names start with their UTC time): not provenance, a gate
+    pass's record (*.pass.json), the gate's baseline or a hidden partial file."""
     d = Path(results_dir)
     if not d.is_dir():
         return []
