@@ -1,32 +1,25 @@
 """Forks, the unit of replication (docs/protocol.md): each fork's figure, forks paired by trial,
 disturbed forks, and allocation compared over forks.
 
-A fork's figure is the mean of its measured iterations, or, for the gate's fast state (docs/gate.md),
-its best iteration: the highest throughput or the lowest time. In a trials run a configuration's k-th
-fork ran in its group's trial `trials[k]`, back to back with the other members of its group, so two
-configurations pair by trial; the figure and interval over the pairs are stats.py's (one interval
-method, one t quantile; their names stay importable from here). The plugin computes no figure; it schedules the forks
-(scripts/plan.py tells it what to run).
-
-A fork is "disturbed" when the CPU time the hypervisor stole plus the CPU time other processes used
-during its iterations (noise.steal + noise.other, each a share of the machine's CPU time, written by
-the plugin's NoiseProfiler) averages above DISTURBED_PCT. The policy, fixed before any run: disturbed
-forks are kept, flagged and counted beside every figure they enter; never dropped.
+A fork's figure is the mean of its measured iterations, or for the gate's fast state (docs/gate.md) its best
+iteration. In a trials run a configuration's k-th fork ran in trial `trials[k]`, back to back with its group,
+so two configurations pair by trial; the interval over the pairs is stats.py's (its names stay importable
+from here). A fork is "disturbed" when noise.steal + noise.other (shares of the machine's CPU time, from the
+plugin's NoiseProfiler) average above DISTURBED_PCT; by a policy fixed before any run, disturbed forks are
+kept, flagged and counted beside every figure they enter, never dropped.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
-from .stats import (LEVEL, Paired, _betai, _invert, interval_of_logs,  # noqa: F401
-                    mean_interval, t_cdf, t_quantile)
+from .stats import Paired, interval_of_logs, t_quantile  # noqa: F401
 
 # Two cores: a neighbour using a tenth of the machine's CPU time takes a fifth of the second core,
 # where the JIT and GC threads of the benchmark run. Below that, the pilot's quiet forks (1-4%).
 DISTURBED_PCT = 10.0
 NOISE_METRICS = ("noise.steal", "noise.other")
 
-
-# ---------------------------------------------------------------- forks and pairs
 
 def fork_iterations(raw) -> list:
     """Each fork's measured iteration values, from JMH's rawData (a list of forks, each a list of
@@ -51,22 +44,17 @@ def fork_means(raw) -> list:
 
 
 def fork_bests(raw, higher_is_better: bool) -> list:
-    """Each fork's best measured iteration: the highest throughput or the lowest time (NaN for a
-    fork without any). On machines whose cores switch between a fast and a slow state (docs/gate.md),
-    the best of many short iterations estimates the fast state's speed, which the share of time a
-    fork spent slow does not move."""
+    """Each fork's best measured iteration (NaN for a fork without any). On cores that switch between a fast
+    and a slow state (docs/gate.md), it estimates the fast state's speed, whatever share of time was slow."""
     pick = max if higher_is_better else min
     return [pick(v) if v else math.nan for v in fork_iterations(raw)]
 
+
 def paired_logs(a: list, a_trials, b: list, b_trials) -> list:
     """ln(a_t / b_t) for every trial t in which both configurations ran a fork with positive scores."""
-    bt = {t: v for t, v in zip(b_trials, b)}
-    out = []
-    for t, v in zip(a_trials, a):
-        w = bt.get(t)
-        if w is not None and v > 0 and w > 0 and math.isfinite(v) and math.isfinite(w):
-            out.append(math.log(v / w))
-    return out
+    bt = dict(zip(b_trials, b))
+    return [math.log(v / w) for t, v in zip(a_trials, a)
+            if (w := bt.get(t)) is not None and v > 0 and w > 0 and math.isfinite(v) and math.isfinite(w)]
 
 
 def paired(a: list, a_trials, b: list, b_trials) -> Paired:
@@ -76,38 +64,26 @@ def paired(a: list, a_trials, b: list, b_trials) -> Paired:
 
 def disturbed(noise: dict) -> list:
     """Per fork, whether its mean steal + other share exceeds DISTURBED_PCT (False when unrecorded)."""
-    steal = noise.get("noise.steal") or []
-    other = noise.get("noise.other") or []
-    n = max(len(steal), len(other))
-    out = []
-    for k in range(n):
-        s = steal[k] if k < len(steal) and math.isfinite(steal[k]) else 0.0
-        o = other[k] if k < len(other) and math.isfinite(other[k]) else 0.0
-        out.append(s + o > DISTURBED_PCT)
-    return out
+    def share(x: float) -> float:
+        return x if math.isfinite(x) else 0.0
 
-
-# ---------------------------------------------------------------- allocation across forks
+    pairs = itertools.zip_longest(noise.get("noise.steal") or [], noise.get("noise.other") or [], fillvalue=0.0)
+    return [share(s) + share(o) > DISTURBED_PCT for s, o in pairs]
 
 def rank_sum_p_greater(base: list, head: list) -> float:
-    """One-sided exact Wilcoxon-Mann-Whitney rank-sum test: the probability, under the hypothesis
-    that head's and base's forks come from one distribution, of a rank sum for head at least as
-    large as the one seen (mid-ranks for ties). Exact for any fork count: the permutation
-    distribution is counted, not sampled, as a generating function over rank sums (each subset of
-    len(head) ranks adds one to the coefficient of its sum). NaN with no forks on a side."""
+    """One-sided exact Wilcoxon-Mann-Whitney test: P(head's rank sum >= the one seen) if both sides' forks
+    come from one distribution (mid-ranks for ties), counted exactly as a generating function over rank sums
+    (each subset of len(head) ranks adds one to its sum's coefficient). NaN with no forks on a side."""
     x = [v for v in base if math.isfinite(v)]
     y = [v for v in head if math.isfinite(v)]
     if not x or not y:
         return math.nan
     pooled = sorted(x + y)
-    rank2 = {}  # twice the mid-rank, a whole number
-    i = 0
-    while i < len(pooled):
-        j = i
-        while j + 1 < len(pooled) and pooled[j + 1] == pooled[i]:
-            j += 1
-        rank2[pooled[i]] = i + j + 2
-        i = j + 1
+    rank2, i = {}, 0  # twice the mid-rank, a whole number
+    for v, tied in itertools.groupby(pooled):
+        n_tied = len(list(tied))
+        rank2[v] = 2 * i + n_tied + 1
+        i += n_tied
     seen = sum(rank2[v] for v in y)
     n = len(y)
     width = math.comb(len(pooled), n).bit_length() + 1  # bits per coefficient: no count overflows its slot
@@ -122,6 +98,7 @@ def rank_sum_p_greater(base: list, head: list) -> float:
         hits += at_least & mask
         at_least >>= width
     return hits / math.comb(len(pooled), n)
+
 
 def smallest_p(n_base: int, n_head: int) -> float:
     """The smallest p the exact rank-sum test can give with these fork counts: 1 / C(n+m, m)
