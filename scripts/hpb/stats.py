@@ -1,23 +1,13 @@
-"""The statistics of a figure, each written once: Student's t, the interval method, the trials a
-figure would need, equivalence, and the fallback for results that have no forks to count (the
-allocation test over forks is in forks.py).
+"""The statistics of a figure, each written once: Student's t, the interval method, the trials a figure
+would need, equivalence, and the fallback for results without forks to count (docs/protocol.md).
 
-The interval method (docs/protocol.md). A figure is a ratio; on the log scale its estimate is a mean
-with a standard error and degrees of freedom (Estimate):
-- forks paired by trial (both ran back to back): per trial r_t = ln(a_t / b_t); mean(r), sd(r) /
-  sqrt(n), n - 1 degrees of freedom;
-- forks not paired (other trials, other runs): the difference of the two sides' mean log fork
-  scores, Welch's standard error and Welch-Satterthwaite degrees of freedom;
-- several estimates at once (a figure over several configurations, one machine's boots, two
-  environments' gains): their mean or difference, with the same error propagation;
-and the interval is exp(mean +/- t(0.975, df) * se): a 95% Student t interval. The quantile is the
-exact one for real degrees of freedom (never rounded). No bootstrap: with fewer than about 20 trials
-a percentile bootstrap covers less than it claims.
-
-The fallback, for a configuration measured without forks to count (one fork, or JMH's own fork
-order): JMH's 99.9% interval of each score, combined conservatively into [lo_a / hi_b, hi_a / lo_b]
-(every pair of values inside the two intervals gives a ratio inside it). The report never shows it
-beside a figure from forks: a pair is either paired by trial or falls back, and says which.
+A figure is a ratio; on the log scale its estimate (Estimate) is a mean with a standard error and degrees of
+freedom: forks paired by trial give r_t = ln(a_t / b_t), mean(r), sd(r) / sqrt(n) and n - 1 df; unpaired forks
+the difference of the sides' mean log fork scores with Welch's error and Welch-Satterthwaite df; several
+estimates their mean or difference, propagated alike. The interval is exp(mean +/- t(0.975, df) * se), with
+the exact quantile for real df. No bootstrap: below about 20 trials a percentile bootstrap covers less than
+it claims. The fallback (one fork, or JMH's own fork order) combines JMH's 99.9% intervals conservatively
+into [lo_a / hi_b, hi_a / lo_b]; the report never shows it beside a figure from forks.
 """
 from __future__ import annotations
 
@@ -28,8 +18,6 @@ from functools import lru_cache
 NAN, INF = float("nan"), float("inf")
 LEVEL = 0.95
 
-
-# ---------------------------------------------------------------- Student's t
 
 def _betacf(a: float, b: float, x: float) -> float:
     """Continued fraction of the regularized incomplete beta function (modified Lentz)."""
@@ -89,8 +77,6 @@ def t_quantile(p: float, df: float) -> float:
         return -t_quantile(1 - p, df)
     return _invert(lambda x: t_cdf(x, df), p)
 
-
-# ---------------------------------------------------------------- the interval method
 
 @dataclass(frozen=True)
 class Figure:
@@ -232,8 +218,6 @@ def amdahl(speedup_: float, share: float) -> float:
     return 0.0 if speedup_ <= 0 else 1 / ((1 - share) + share / speedup_)
 
 
-# ---------------------------------------------------------------- the fallback: JMH's own intervals
-
 def ratio(a, b) -> Figure:
     """a/b (two model.Metric in comparable units) with the conservative interval."""
     a, b = a.base(), b.base()
@@ -250,7 +234,8 @@ def widen(fig: Figure, floor: Figure | None) -> Figure:
     """fig with its interval widened to hold floor's (a measurement's resolution), where floor has one."""
     if floor is None or not floor.known:
         return fig
-    return Figure(fig.value, min(fig.lo, floor.lo), max(fig.hi, floor.hi)) if fig.known else Figure(fig.value, floor.lo, floor.hi)
+    lo, hi = (min(fig.lo, floor.lo), max(fig.hi, floor.hi)) if fig.known else (floor.lo, floor.hi)
+    return Figure(fig.value, lo, hi)
 
 
 def speedup(after, before, higher_better: bool | None = None) -> Figure:
@@ -267,4 +252,5 @@ def change(before: Figure, after: Figure) -> Figure:
     v = after.value / before.value if before.value not in (0, INF) and math.isfinite(before.value) else NAN
     if not (before.known and after.known) or before.hi <= 0:
         return Figure(v)
-    return Figure(v, after.lo / before.hi if math.isfinite(before.hi) else 0.0, after.hi / before.lo if before.lo > 0 else INF)
+    return Figure(v, after.lo / before.hi if math.isfinite(before.hi) else 0.0,
+                  after.hi / before.lo if before.lo > 0 else INF)
