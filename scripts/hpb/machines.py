@@ -1,20 +1,14 @@
 """Figures across boots and machines.
 
-A machine is what model.machine_key names (never a boot, never the host id that every VM of one image
-shares); a boot is a level below it. Trials are independent draws within one boot; what a boot
-started with (the VM's placement on its host, the kernel it booted) is shared by every trial of that
-boot, so trials of different boots are not pooled as if independent:
-
-- one boot: the machine's figure is the estimate over its paired trials (stats.of_logs), the trials
-  of every run made in that boot together;
-- several boots: each boot's mean log ratio is one unit, and the machine's figure is their mean with
-  a t interval over boots - 1 degrees of freedom (two boots give a wide interval, honestly);
-- machines are never pooled. Machines of this kind differ 2x in speed and up to 30% in some ratios:
-  a fact about the fleet, not measurement error. Each machine's figure keeps its own interval, and a
-  figure says how many machines and boots it rests on. With three or more machines a random-effects
-  model (DerSimonian and Laird 1986) treats each machine's true log ratio as drawn from N(mu, tau^2)
-  and gives a 95% prediction interval for a machine not yet seen, mu +/- t(0.975, k - 1) *
-  sqrt(tau^2 + se(mu)^2) (Higgins, Thompson and Spiegelhalter 2009 use k - 2, wider still).
+A machine is what model.machine_key names; a boot is a level below it. Trials are independent draws within
+a boot, but what a boot started with (the VM's placement, the kernel) is shared by its trials, so trials of
+different boots are not pooled: one boot gives the estimate over its paired trials (stats.of_logs); several
+boots make each boot's mean log ratio one unit, with a t interval over boots - 1 df (two boots: wide,
+honestly). Machines are never pooled: they differ 2x in speed and up to 30% in some ratios, a fact about the
+fleet, not measurement error; each keeps its own interval, and a figure says how many machines and boots it
+rests on. With three or more machines a random-effects model (DerSimonian and Laird 1986) gives a 95%
+prediction interval for a machine not yet seen, mu +/- t(0.975, k - 1) * sqrt(tau^2 + se(mu)^2) (Higgins,
+Thompson and Spiegelhalter 2009 use k - 2, wider still).
 """
 from __future__ import annotations
 
@@ -104,7 +98,8 @@ class AcrossMachines:
         if self.k == 1:
             return "1 machine"
         s = f"{self.k} machines, {self.low:.3g}x to {self.high:.3g}x"
-        return s + (f"; a new machine: [{self.pred_lo:.3g}, {self.pred_hi:.3g}] (95% prediction)" if self.predicts else "")
+        new = f"; a new machine: [{self.pred_lo:.3g}, {self.pred_hi:.3g}] (95% prediction)"
+        return s + (new if self.predicts else "")
 
 
 def dersimonian_laird(ys: list, ses: list) -> tuple:
