@@ -1,8 +1,6 @@
-"""The gate's rule and the schedule's counts, read from scripts/suite.json (`rule` and `schedule`).
-
-Those numbers live there and nowhere else: twocommit.py judges with them, and scripts/plan.py hands
+"""The gate's rule and the schedule's counts, read from scripts/suite.json (`rule` and `schedule`), which
+says beside each number why. They live there only: twocommit.py judges with them, and scripts/plan.py hands
 them to the plugin, which schedules a -Djmh.gate run's looks and a default run's trials by them.
-suite.json says beside each number why it is what it is.
 """
 from __future__ import annotations
 
@@ -46,8 +44,9 @@ def check_rule(d, where: str) -> dict:
             or sum(spend) > d["alpha"] + 1e-12):
         raise InputError(f"{where}: rule.spend: expected one share of alpha per look, summing to at most "
                          f"alpha ({d['alpha']!r}), got {spend!r}")
-    if not isinstance(d["margin_pct"], (int, float)) or isinstance(d["margin_pct"], bool) or not 0 < d["margin_pct"] < 100:
-        raise InputError(f"{where}: rule.margin_pct: expected a percentage between 0 and 100, got {d['margin_pct']!r}")
+    margin = d["margin_pct"]
+    if not isinstance(margin, (int, float)) or isinstance(margin, bool) or not 0 < margin < 100:
+        raise InputError(f"{where}: rule.margin_pct: expected a percentage between 0 and 100, got {margin!r}")
     if not _whole(d["fast_state_min_iterations"]) or d["fast_state_min_iterations"] < 1:
         raise InputError(f"{where}: rule.fast_state_min_iterations: expected a positive whole number")
     return d
@@ -64,7 +63,8 @@ def check_schedule(d, where: str) -> dict:
             raise InputError(f"{where}: schedule.{k}: expected a positive whole number of trials, got {d[k]!r}")
     unknown = sorted(k for k in d if not k.startswith("_") and k not in SCHEDULE_KEYS and k[:-4] not in SCHEDULE_KEYS)
     if unknown:
-        raise InputError(f"{where}: schedule: unknown key {unknown[0]!r} (known: {', '.join(SCHEDULE_KEYS)}, each with _why)")
+        raise InputError(f"{where}: schedule: unknown key {unknown[0]!r} "
+                         f"(known: {', '.join(SCHEDULE_KEYS)}, each with _why)")
     return d
 
 
