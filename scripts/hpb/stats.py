@@ -149,10 +149,8 @@ def difference(a: Estimate, b: Estimate) -> Estimate:
 
 def average(ests: list) -> Estimate:
     """The mean of several independent estimates (a figure over several configurations)."""
-    if len(ests) == 1:
-        return ests[0]
     k = len(ests)
-    return _combine(ests, [1.0 / k] * k, min(e.n for e in ests))
+    return ests[0] if k == 1 else _combine(ests, [1.0 / k] * k, min(e.n for e in ests))
 
 
 def welch(a_logs: list, b_logs: list) -> Estimate:
