@@ -70,6 +70,7 @@ def disturbed(noise: dict) -> list:
     pairs = itertools.zip_longest(noise.get("noise.steal") or [], noise.get("noise.other") or [], fillvalue=0.0)
     return [share(s) + share(o) > DISTURBED_PCT for s, o in pairs]
 
+
 def rank_sum_p_greater(base: list, head: list) -> float:
     """One-sided exact Wilcoxon-Mann-Whitney test: P(head's rank sum >= the one seen) if both sides' forks
     come from one distribution (mid-ranks for ties), counted exactly as a generating function over rank sums

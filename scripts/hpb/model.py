@@ -256,6 +256,7 @@ def machine_key(prov) -> str:
 def boot_id(prov) -> str:
     return str(_host(prov).get("bootId") or "")
 
+
 def _num(v, where: str) -> float:
     if isinstance(v, bool):
         raise InputError(f"{where}: expected a number, got {v!r}")
