@@ -1,31 +1,19 @@
 """Which techniques a change can have touched: the scope of CI's two-commit gate.
 
-The gate measures the baseline's commit and the checked-out tree side by side. Where a technique's
-benchmark, its code and everything they are built from are the same on both sides, the two sides
-run the same bytecode on the same JVM and machine in the same minutes: any difference the gate
-measured there would be noise, so measuring it could only add false alarms. CI therefore gates the
-techniques a change reaches, decided from the paths that differ between the two sides:
+Where a technique's benchmark, code and build are the same on both sides, both run the same bytecode on
+the same JVM and machine: any difference measured there is noise, so CI gates only the techniques a change
+reaches, from the paths that differ:
 
-- a Java file whose code is the same once comments and blank space are set aside
-  (evidence.normalize_java): nothing;
-- `src/<set>/java/<package of a technique>/...` (its code, benchmark, test): that technique, and
-  the techniques whose files list that package, or that file's class, in `uses` (gc runs the cache
-  package's GcPauseLog and nothing else of it);
-- `src/<set>/java/<a support package>/...` that technique files list in `uses` (such as
-  io.hotpathbench.postgres): exactly the techniques that list it;
-- `scripts/techniques/<file>.json`: the technique it describes when what the gate measures or
-  judges differs (anything but its prose: labels, reasons, docs, the answer, published claims); a
-  file the base lacks is a `new` technique, judged on this commit alone (nothing to compare with);
-- `pom.xml`: when all that differs, its properties resolved, is the version (or presence) of
-  dependencies that technique files list (their `dependencies`), the techniques that list them;
-  what the benchmarks' build never runs or loads (BUILD_ONLY below): none; anything else (a
-  dependency no technique lists, such as JMH, compiler settings, other plugins): every technique;
-- anything else under `src/`: every technique;
-- `jmh-maven-plugin/` (the instrument: the driver and the code that runs inside the forks): no
-  technique, but `instrument` is set, and CI runs an A/A pass of the new instrument;
-- the rest (the scripts, docs, results, `.ci/`): none.
-
-When git cannot say what differs (a ref this clone lacks), every technique is in scope.
+- a Java file the same but for comments and blank space (evidence.normalize_java): nothing;
+- `src/<set>/java/<a technique's package>/...`: that technique and those whose `uses` list that package
+  or that file's class; `src/<set>/java/<a support package>/...` in `uses`: the techniques listing it;
+- `scripts/techniques/<file>.json`: its technique when what the gate measures or judges differs (not its
+  prose); a file the base lacks is a `new` technique, judged on this commit alone;
+- `pom.xml`: the techniques listing the dependencies (`dependencies`) whose version or presence is all
+  that differs; BUILD_ONLY alone: none; anything else: every technique; anything else under `src/`: every
+  technique;
+- `jmh-maven-plugin/` (the instrument): no technique, but `instrument` is set (CI runs an A/A pass);
+- the rest (scripts, docs, results, `.ci/`): none. When git cannot say what differs, every technique.
 """
 from __future__ import annotations
 
@@ -42,13 +30,9 @@ from .model import REPO
 
 EVERY = "*"
 
-# What in pom.xml the benchmarks' build never runs or loads: a change confined to these reaches no
-# technique. Each side of a two-commit run is built by `mvn test-compile` and the test class path
-# (the plugin's Against; the checked-out side by the same phases of `mvn install`), and run by the
-# harness, one for both sides. So: the plugins bound only to later phases or to other goals (clean,
-# jar, install, deploy, site, surefire's tests, the invoker that installs the harness) and the
-# harness itself; JUnit, on the class path but imported by no benchmark or technique code (a test
-# checks that); a profile without <activation>, which only -P turns on and CI's gate does not.
+# What in pom.xml the benchmarks' build (`mvn test-compile`, the test class path, the harness) never runs
+# or loads: plugins of later phases or other goals, the harness itself, JUnit (no benchmark imports it: a
+# test checks that), and any profile without <activation> (CI's gate passes no -P).
 BUILD_ONLY = {
     "plugins": frozenset({
         "org.apache.maven.plugins:maven-clean-plugin", "org.apache.maven.plugins:maven-jar-plugin",
@@ -71,10 +55,8 @@ class Scope:
         return EVERY in self.techniques or tid in self.techniques
 
 
-# What in a technique file the gate measures or judges; the rest (title, answer, published claims,
-# targets, notes) and every reason or label inside these is prose to it.
-# Not `uses`, which says which paths reach a technique (both sides run the same code whatever it lists),
-# nor `gate_window`, which sets how a gate pass measures both sides alike.
+# What in a technique file the gate measures or judges; the rest is prose to it. Not `uses` (it only says
+# which paths reach a technique) nor `gate_window` (it measures both sides alike).
 MEASURED = ("benchmark", "variant_param", "baseline", "size_param", "method_pairs", "metrics", "cited", "claims",
             "warmup")
 PROSE = frozenset({"_doc", "label", "why", "doc", "point_score"})
@@ -91,8 +73,8 @@ def measured_part(value, top=True):
 
 
 def pass_kinds(suite_file) -> dict:
-    """CI pass name -> how it judges ("gate": against the baseline's commit, else "alone"), from a
-    suite.json (its text, parsed JSON or None)."""
+    """CI pass name -> "gate" (judged against the baseline's commit) or "alone", from a suite.json's text,
+    parsed JSON or None."""
     if isinstance(suite_file, str):
         try:
             suite_file = json.loads(suite_file)
@@ -103,8 +85,8 @@ def pass_kinds(suite_file) -> dict:
 
 
 def with_pass_kinds(technique_file, kinds: dict):
-    """A technique file whose claims name the kind of their CI pass instead of its name: renaming a
-    pass (`short` to `claims`) changes neither what a claim measures nor how it is judged."""
+    """A technique file whose claims name their CI pass's kind, not its name: renaming a pass changes
+    neither what a claim measures nor how it is judged."""
     if not isinstance(technique_file, dict) or not isinstance(technique_file.get("claims"), list):
         return technique_file
     claims = [{**c, "ci": kinds.get(c.get("ci"), c.get("ci"))} if isinstance(c, dict) else c
@@ -118,41 +100,32 @@ def _key(el, ns: str, group: str = "") -> str:
 
 
 def _pom_parts(text: str) -> tuple:
-    """(the project's dependencies by groupId:artifactId, everything else) of a pom, each entry and the
-    rest serialized with its properties resolved, so that a property changes what uses it. Managed
-    dependencies count as dependencies. What BUILD_ONLY names is left out of the rest: its plugins
-    (in build and pluginManagement) and every profile without <activation>. Raises ValueError when
-    the text is not such a pom."""
+    """(dependencies, managed ones included, by groupId:artifactId; everything else but BUILD_ONLY) of a pom,
+    serialized with properties resolved so that a property changes what uses it. ValueError: not a pom."""
     try:
         root = ET.fromstring(text)
     except ET.ParseError as e:
         raise ValueError(f"pom.xml does not parse: {e}")
     ns = root.tag[:root.tag.index("}") + 1] if root.tag.startswith("{") else ""
-    props = {}
-    for el in root.findall(f"{ns}properties"):
-        props.update({c.tag[len(ns):]: (c.text or "").strip() for c in el})
+    props = {c.tag[len(ns):]: (c.text or "").strip() for el in root.findall(f"{ns}properties") for c in el}
     blocks = [(root, b) for b in root.findall(f"{ns}dependencies")]
     blocks += [(dm, b) for dm in root.findall(f"{ns}dependencyManagement") for b in dm.findall(f"{ns}dependencies")]
-    # a property the dependencies name is judged through them (resolved below); every other one
-    # stays with the rest, since plugins read some without naming them (maven.compiler.release)
-    named = {m for _, block in blocks for el in block.iter()
-             for m in re.findall(r"\$\{([^}]+)\}", el.text or "")}
+    # a property the dependencies name is judged through them; every other one stays with the rest,
+    # since plugins read some without naming them (maven.compiler.release)
+    named = {m for _, block in blocks for el in block.iter() for m in re.findall(r"\$\{([^}]+)\}", el.text or "")}
     for el in root.findall(f"{ns}properties"):
         for c in list(el):
             if c.tag[len(ns):] in named:
                 el.remove(c)
-    def resolve(v):
-        for _ in range(5):  # properties that name properties
-            v = re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), v)
-        return v
     for el in root.iter():
-        el.text = resolve((el.text or "").strip())
+        el.text = (el.text or "").strip()
+        for _ in range(5):  # properties that name properties
+            el.text = re.sub(r"\$\{([^}]+)\}", lambda m: props.get(m.group(1), m.group(0)), el.text)
         el.tail = ""
     deps = {}
     for parent, block in blocks:
         for d in block:  # ElementTree's parser drops comments
-            key = _key(d, ns)
-            deps[key] = deps.get(key, "") + ET.tostring(d, encoding="unicode")
+            deps[_key(d, ns)] = deps.get(_key(d, ns), "") + ET.tostring(d, encoding="unicode")
         parent.remove(block)
     for build in root.iter(f"{ns}build"):
         for plugins in [*build.findall(f"{ns}plugins"), *build.findall(f"{ns}pluginManagement/{ns}plugins")]:
@@ -167,9 +140,8 @@ def _pom_parts(text: str) -> tuple:
 
 
 def pom_scope(before: str | None, after: str | None, suite) -> set:
-    """The techniques a change of pom.xml reaches: those whose listed dependencies are all that
-    differs between the two texts; {EVERY} when anything else differs, or a side is missing or not
-    a pom."""
+    """The techniques listing the dependencies that are all that differs between two pom.xml texts;
+    {EVERY} when anything else differs, or a side is missing or not a pom."""
     if before is None or after is None:
         return {EVERY}
     try:
@@ -205,8 +177,7 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
         if p.startswith("jmh-maven-plugin/"):
             instrument = instrument or p
         elif p in by_file:
-            t = by_file[p]
-            before = base_text(p)
+            t, before = by_file[p], base_text(p)
             if before is None:
                 new.add(t.id)
                 reached.add(t.id)
@@ -224,11 +195,10 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
                 b, h = base_text(p), head_text(p)
                 if b is not None and h is not None and normalize_java(b) == normalize_java(h):
                     continue
-            parts = p.split("/")
-            # src/<set>/java/<package path>/<File>
+            parts = p.split("/")  # src/<set>/java/<package path>/<File>
             inner = "/".join(parts[3:]) if len(parts) > 3 and parts[2] == "java" else ""
             hit = next((tid for d, tid in by_dir.items() if inner.startswith(d)), None)
-            used = set().union(*[ids for d, ids in users.items() if inner.startswith(d)] or [set()])
+            used = set().union(*[ids for d, ids in users.items() if inner.startswith(d)])
             reached |= ({hit} | used) if hit is not None else (used or {EVERY})
         elif p == "pom.xml":
             reached |= pom_scope(base_text(p), head_text(p), suite)
