@@ -2,28 +2,14 @@
 """The plugin's questions to the suite's rules: what a trials run measures, and whether a -Djmh.gate
 run's groups may stop. `mvn jmh:run` calls it; a user has no need to.
 
-    python3 scripts/plan.py schedule REQUEST.json ANSWER.json
-    python3 scripts/plan.py look REQUEST.json ANSWER.json
+    python3 scripts/plan.py schedule|look REQUEST.json ANSWER.json
 
-Both read a JSON request and write a JSON answer, each with "contract": 1 (a request of another
-contract is refused: the plugin and the scripts come from different checkouts).
-
-schedule: the request is {"contract", "configurations": [{"benchmark": "pkg.Class.method", "mode",
-"params": {name: value}, "side": null | "base" | "head"}], "options": {"claims": [ids] | null,
-"gate": bool, "gate_figure": "mean" | "best", "trials": N | null, "budget": bool, "quick": bool}}.
-The answer is {"contract", "groups": [{"id", "label", "members": [configuration indices],
-"baseline": [indices], "min_trials", "cited": [ids], "headline": bool, "checks": [gain claim ids,
-gate runs], "steps": [{"phase", "priority", "members": [indices], "trials"}]}], "cited": [{"id",
-"group", "variant", "baseline", "headline"}], "warmups": [{"configuration", "iterations", "time",
-"label"}], "gate": null | {"looks", "alphaPerLook", "levelPerLook", "marginPct", "alpha",
-"forkFigure"}, "describe": words for the log}. hpb/schedule.py says what the steps mean.
-
-look: the request is {"contract", "result": the merged JMH JSON of a -Djmh.gate run so far, its
-provenance beside it}; the answer is {"contract", "open": [{"benchmark", "mode", "params", "side"}:
-the configurations an undecided check still needs], "checks": [{"id", "params", "decided",
-"outcome", "n", "configurations"}]} (hpb.twocommit.look).
-
-Bad input, an unknown -Djmh.claims id among it: one line on stderr, exit 2.
+Both read a JSON request and write a JSON answer, each with "contract": 1; another contract is refused
+(the plugin and the scripts come from different checkouts). schedule: {"configurations": [{"benchmark",
+"mode", "params", "side"}], "options": {"claims", "gate", "gate_figure", "trials", "budget", "quick"}} ->
+{"groups" (with their "steps": hpb/schedule.py), "cited", "warmups", "gate", "describe"}. look: {"result":
+the merged JMH JSON of a -Djmh.gate run so far} -> {"open": configurations an undecided check still needs,
+"checks"} (hpb.twocommit.look). Bad input, an unknown -Djmh.claims id among it: one line on stderr, exit 2.
 """
 from __future__ import annotations
 
