@@ -8,26 +8,20 @@
     python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
     python3 scripts/ci_plan.py --judge [-- ARGS]    # gate.py's options for a gate pass (made with ARGS), one a line
 
-Each stdout line is one `mvn jmh:run`, tab-separated: the pass name, its kind, the ids it judges, then
-the arguments. Kinds: `gate` (this tree against the baseline's commit, results/baseline.provenance.json,
-side by side: every cited figure and claim of the techniques the change reaches, -Djmh.claims naming
-them; judged by gate.py on its own), `instrument` (the same, but this commit against itself through
-this tree's plugin: an A/A pass of a changed instrument), `claims` (footprint claims on this commit
-alone), `new` (a technique the baseline lacks: its claims' bars on this commit's forks) and
-`unchanged` (nothing reached: a short two-commit run shown, not judged). What each pass judges, what
-is left to the scheduled run and why, and the minutes, go to stderr.
+Each stdout line is one `mvn jmh:run`, tab-separated: pass name, kind, the ids it judges, the arguments.
+Kinds: `gate` (this tree against the baseline's commit, results/baseline.provenance.json, side by side, on
+the techniques the change reaches; judged by gate.py), `instrument` (an A/A pass of a changed instrument:
+this commit against itself), `claims` (footprint claims on this commit alone), `new` (a technique the
+baseline lacks: its claims' bars on this commit) and `unchanged` (nothing reached: a short two-commit run
+shown, not judged). What each judges, what is left to the scheduled run and why go to stderr.
 
-A technique is judged whole in a pull request when its estimated minutes at ci.pr.trials trials fit
-ci.pr.minutes_per_technique; otherwise the pull request judges its headline figure and gated claims,
-then its other figures in their file's order while they fit, and the scheduled run the rest. A
-change reaching every technique (JMH, the compiler, shared code) runs the instrument's A/A pass in
-the pull request and leaves the rest to the scheduled run. Minutes
-come from real gate passes (results/ci/) where they timed a configuration at its gate window, else from
-the newest full runs in results/ (every fork's duration is in their provenance), with each fork's
-measured part replaced by the gate's window (-Djmh.i x -Djmh.r, or the technique file's own
-gate_window, which gets a gate pass of its own), both sides counted. A change whose techniques do not
-fit the pull request's minutes whole is judged on each one's headline and gated claims; one whose
-headlines do not fit either is treated as reaching every technique.
+A technique is judged whole when its minutes at ci.pr.trials fit ci.pr.minutes_per_technique, else on its
+headline figure and gated claims, then its other figures in file order while they fit. When the techniques
+reached do not fit the pull request whole, each is judged on its headline; when even that does not fit, or
+a change reaches every technique, the pull request runs the instrument's A/A pass and the scheduled run the
+rest. Minutes come from real gate passes (results/ci/) where they timed a configuration at its window, else
+from the newest full runs' fork durations with the measured part replaced by the gate's window (-Djmh.i x
+-Djmh.r, or the technique's own gate_window, which gets a pass of its own), both sides counted.
 """
 from __future__ import annotations
 
@@ -46,6 +40,7 @@ BASELINE_PROVENANCE = RESULTS_DIR / "baseline.provenance.json"
 CLAIMS_LOG = REPO / "scripts" / "claims-log.json"
 BARS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
 LOOSER = {"min_speedup": -1, "min_ratio": -1, "max_ratio": 1, "within_pct": 1}  # the direction that loosens a bar
+TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60}
 
 
 def baseline_commit(path=BASELINE_PROVENANCE) -> str:
@@ -72,6 +67,11 @@ def ci_settings(suite) -> dict:
     return ci
 
 
+def _arg(args, name: str, default=None):
+    """The value of -Djmh.<name>=... among mvn arguments."""
+    return next((a.split("=", 1)[1] for a in args if a.startswith(f"-Djmh.{name}=")), default)
+
+
 # ---------------------------------------------------------------- what a technique's passes judge
 
 def all_ids(t) -> list:
@@ -92,8 +92,7 @@ def gate_window(t, gate_args) -> tuple | None:
     w = t.raw.get("gate_window") if t is not None else None
     if w:
         return (int(w["iterations"]), _seconds(w["time"])) if "iterations" in w else None
-    i = next((a.split("=", 1)[1] for a in gate_args if a.startswith("-Djmh.i=")), None)
-    r = next((a.split("=", 1)[1] for a in gate_args if a.startswith("-Djmh.r=")), None)
+    i, r = _arg(gate_args, "i"), _arg(gate_args, "r")
     return None if i is None or r is None else (int(i), _seconds(r))
 
 
@@ -106,8 +105,8 @@ def window_args(t, gate_args) -> list:
     # a best of few long iterations is no fast state (rule: fast_state_min_iterations): such forks are judged
     # by their means, as are the classes' own windows (none measures 50 iterations)
     figure = [] if own and int(w["iterations"]) >= FAST_STATE_MIN_ITERATIONS else ["-Djmh.gateFigure=mean"]
-    return [a for a in gate_args if not a.startswith(("-Djmh.i=", "-Djmh.r=") + (("-Djmh.gateFigure=",) if figure else ()))] + \
-        figure + own
+    dropped = ("-Djmh.i=", "-Djmh.r=") + (("-Djmh.gateFigure=",) if figure else ())
+    return [a for a in gate_args if not a.startswith(dropped)] + figure + own
 
 
 def judge_options(suite, pass_args: list) -> list:
@@ -116,7 +115,7 @@ def judge_options(suite, pass_args: list) -> list:
     out = list(suite.gate_judge())
     if not pass_args:
         return out
-    figure = next((a.split("=", 1)[1] for a in pass_args if a.startswith("-Djmh.gateFigure=")), "mean")
+    figure = _arg(pass_args, "gateFigure", "mean")
     if "--fork-figure" in out:
         i = out.index("--fork-figure")
         del out[i:i + 2]
@@ -124,12 +123,11 @@ def judge_options(suite, pass_args: list) -> list:
 
 
 class Minutes:
-    """Estimated seconds of one gate trial (both sides) per configuration. Where real gate passes
-    (results/ci/*.summary.json) measured a configuration at the window its technique's gate pass uses,
-    the mean of their forks' durations; otherwise the newest full run's forks, each with its measured
-    iterations replaced by the gate's window, an iteration lasting at least one operation (a 560 ms
-    summary of ten million samples makes each 100 ms iteration last 560 ms). Work a benchmark does
-    around each iteration (a JFR window, an iteration's set-up) is in the first and not the second."""
+    """Estimated seconds of one gate trial (both sides) per configuration: the mean fork of real gate passes
+    (results/ci/*.summary.json) at the technique's window, else the newest full run's forks with their
+    measured iterations replaced by that window, an iteration lasting at least one operation (a 560 ms
+    summary of ten million samples makes a 100 ms iteration last 560 ms). Work around each iteration (a JFR
+    window, a set-up) is in the first and not the second."""
 
     def __init__(self, suite, gate_args: list, jdk: str = figures.REFERENCE_JDK):
         self.suite = suite
@@ -155,20 +153,19 @@ class Minutes:
         runs.sort(key=lambda x: {r.env.jdk_major for r in x[1].results} != {jdk})
         for f, run in runs:
             try:
-                raw = json.loads(f.read_text(encoding="utf-8"))
                 measured = {_key(r["benchmark"], r.get("params")):
-                            (r["measurementIterations"], _seconds(r["measurementTime"]), _op_seconds(r)) for r in raw}
+                            (r["measurementIterations"], _seconds(r["measurementTime"]), _op_seconds(r))
+                            for r in json.loads(f.read_text(encoding="utf-8"))}
             except (ValueError, KeyError, TypeError):
                 continue
             for s in (run.provenance.get("trials") or {}).get("schedule") or []:
                 if not isinstance(s.get("seconds"), (int, float)):
                     continue
                 key = _key(s["benchmark"], s["params"])
-                if key in sources and sources[key] != f.name:
+                if sources.setdefault(key, f.name) != f.name:  # one run's forks a configuration
                     continue
                 n, r, op = measured.get(key, (0, 0.0, 0.0))
                 self.forks.setdefault(key, []).append((s["seconds"], n * max(r, op), op))
-                sources[key] = f.name
             self.results += [r for r in run.results if _key(r.benchmark, r.params) in self.forks]
         for f in sorted((RESULTS_DIR / "ci").glob("*.summary.json")):
             try:
@@ -197,11 +194,10 @@ class Minutes:
         return sum(max(1.0, s - as_run + n * max(r, op)) for s, as_run, op in forks) / len(forks)
 
     def configurations(self, t, ids) -> set:
-        keys = set()
-        for s in breadth.subjects(t):
-            if s["id"] in ids:
-                for _, v, b in breadth.pairs(self.results, t, s, self.suite):
-                    keys |= {_key(v.benchmark, v.params), _key(b.benchmark, b.params)}
+        keys = set()  # the minutes sum fork seconds in this set's order, which a budget's last minute can hang on
+        for s in (s for s in breadth.subjects(t) if s["id"] in ids):
+            for _, v, b in breadth.pairs(self.results, t, s, self.suite):
+                keys |= {_key(v.benchmark, v.params), _key(b.benchmark, b.params)}
         return keys
 
     def seen(self, t, ids) -> tuple:
@@ -209,24 +205,14 @@ class Minutes:
         keys, w = self.configurations(t, ids), gate_window(t, self.gate_args)
         return sum(1 for k in keys if (k, w) in self.observed), len(keys)
 
-    def trial(self, t, ids) -> float | None:
-        """Seconds of one trial of these subjects' configurations, both sides; None when unmeasured."""
-        keys = self.configurations(t, ids)
-        if not keys:
-            return None
-        w = gate_window(t, self.gate_args)
-        return sum(2 * self.fork(k, w) for k in keys)
-
     def minutes(self, t, ids, trials: int) -> float | None:
-        one = self.trial(t, ids)
-        return None if one is None else one * trials / 60
+        """Minutes of these subjects' configurations at these trials, both sides; None when unmeasured."""
+        keys, w = self.configurations(t, ids), gate_window(t, self.gate_args)
+        return sum(2 * self.fork(k, w) for k in keys) * trials / 60 if keys else None
 
 
 def _key(benchmark: str, params) -> tuple:
     return benchmark, tuple(sorted((params or {}).items()))
-
-
-TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60}
 
 
 def _op_seconds(r: dict) -> float:
@@ -248,9 +234,7 @@ def _op_seconds(r: dict) -> float:
 
 def _seconds(text: str) -> float:
     m = re.fullmatch(r"\s*([0-9.]+)\s*(ns|us|ms|s|m|min)?\s*", text)
-    if not m:
-        return 0.0
-    return float(m.group(1)) * {**TIME_UNITS, None: 1, "m": 60}[m.group(2)]
+    return float(m.group(1)) * {**TIME_UNITS, None: 1, "m": 60}[m.group(2)] if m else 0.0
 
 
 def fmt_min(x) -> str:
@@ -272,17 +256,15 @@ def filled(t, ids: list, minutes, trials: int, cap: float) -> list:
 
 
 def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int) -> list:
-    """The gate passes for these techniques' chosen ids: one for the gate's window and one per technique
-    file's own gate_window (a JMH run measures one window), the gate's -Djmh.budget shared between them
-    by their estimated minutes."""
+    """The gate passes for these techniques' chosen ids: one per window (the gate's, each technique file's
+    own gate_window: a JMH run measures one), the gate's -Djmh.budget shared by their estimated minutes."""
     by_args: dict = {}
-    for t in techniques:
-        if chosen.get(t.id):
-            ids, tids, mins = by_args.setdefault(tuple(window_args(t, gate["args"])), ([], [], []))
-            ids.extend(chosen[t.id])
-            tids.append(t.id)
-            mins.append((minutes.minutes(t, chosen[t.id], trials) if minutes else None) or 0.0)
-    budget = next((a.split("=", 1)[1] for a in gate["args"] if a.startswith("-Djmh.budget=")), None)
+    for t in (t for t in techniques if chosen.get(t.id)):
+        ids, tids, mins = by_args.setdefault(tuple(window_args(t, gate["args"])), ([], [], []))
+        ids.extend(chosen[t.id])
+        tids.append(t.id)
+        mins.append((minutes.minutes(t, chosen[t.id], trials) if minutes else None) or 0.0)
+    budget = _arg(gate["args"], "budget")
     total = sum(sum(m) for _, _, m in by_args.values())
     out = []
     for args, (ids, tids, mins) in by_args.items():
@@ -304,7 +286,7 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
     against = f"-Djmh.against={base or baseline_commit()}"
     every = scope is None or scope.covers(scoping.EVERY)
     new = set() if scope is None else set(scope.new)
-    reached = [t for t in suite.techniques if (scope is None or scope.covers(t.id))]
+    reached = [t for t in suite.techniques if scope is None or scope.covers(t.id)]
     out = []
 
     def instrument(why: str) -> None:
@@ -322,15 +304,13 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
         notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
                      "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
         reached = []
-    trials = int(ci["pr"]["trials"])
+    trials, each, cap = int(ci["pr"]["trials"]), float(ci["pr"]["minutes_per_technique"]), float(ci["pr"]["total_minutes"])
     gated = [t for t in reached if t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
-    each = float(ci["pr"]["minutes_per_technique"])
     chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= each
               else filled(t, headline_ids(t), minutes, trials, each) for t in gated}
     part = lambda t: minutes.minutes(t, chosen[t.id], trials) if minutes else None  # noqa: E731
-    cap = float(ci["pr"]["total_minutes"])
     total = sum(m for m in map(part, gated) if m is not None)
     if scope is not None and total > cap and any(chosen[t.id] != headline_ids(t) for t in gated):
         # together over the pull request's minutes: every technique's headline and gated claims first
@@ -361,13 +341,10 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
                 if c["ci"] == name and (every or scope.covers(t.id)) and t.id not in new]
         if kept:
             out.append((name, "claims", kept, [f"-Djmh.claims={','.join(kept)}", *p["args"]]))
-    for t in suite.techniques:
-        if t.id not in new:
-            continue
+    for t in (t for t in suite.techniques if t.id in new):
         claims = [c["id"] for c in t.claims]
         if claims:
-            out.append(("new", "new", claims, [f"-Djmh.claims={','.join(claims)}",
-                                               *passes["new"]["args"]]))
+            out.append(("new", "new", claims, [f"-Djmh.claims={','.join(claims)}", *passes["new"]["args"]]))
             notes.append(f"{t.id}: new (the baseline lacks it): its claims' bars on this commit's forks: {', '.join(claims)}")
         else:
             notes.append(f"{t.id}: new, with no claim to judge on this commit alone")
@@ -383,8 +360,8 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
 
 def rotation(suite, minutes: Minutes) -> tuple:
     """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each JDK's minutes of a night at
-    most ci.scheduled.night_minutes (the nightly workflow runs each JDK on a runner of its own), timed
-    from that JDK's forks where it has any; every technique's every subject on every JDK once."""
+    most ci.scheduled.night_minutes (each JDK has a runner of its own), timed from that JDK's forks where
+    it has any; every technique's every subject on every JDK once."""
     sc = ci_settings(suite)["scheduled"]
     cap, trials = float(sc["night_minutes"]), int(sc["trials"])
     items, unplaced = [], []
@@ -416,18 +393,16 @@ def rotation(suite, minutes: Minutes) -> tuple:
             if chunk:
                 items.append((jdk, t.id, chunk, chunk_min))
     nights: list = []
-    for jdk in sc["jdks"]:  # each JDK's share of a night runs on a runner of its own (the workflow's matrix)
+    for jdk in sc["jdks"]:  # first fit, longest first, within each JDK's runner
         own: list = []
         for item in sorted((x for x in items if x[0] == jdk), key=lambda x: -x[3]):
-            for n in own:
-                if sum(x[3] for x in n) + item[3] <= cap:
-                    n.append(item)
-                    break
-            else:
+            fit = next((n for n in own if sum(x[3] for x in n) + item[3] <= cap), None)
+            if fit is None:
                 own.append([item])
+            else:
+                fit.append(item)
+        nights += [[] for _ in range(len(own) - len(nights))]
         for k, n in enumerate(own):
-            if k == len(nights):
-                nights.append([])
             nights[k] += n
     return nights, unplaced
 
@@ -446,11 +421,10 @@ def night_lines(suite, nights: list, night: int, base: str) -> list:
     out = []
     for jdk, tid, ids, mins in nights[night - 1]:
         share = max(5, int(float(sc["night_minutes"]) * mins / jdk_minutes(nights[night - 1], jdk)))
-        args = [a for a in window_args(suite.by_id(tid), gate["args"]) if not a.startswith("-Djmh.budget=")] + \
-            [f"-Djmh.budget={share}m"]
+        args = [a for a in window_args(suite.by_id(tid), gate["args"]) if not a.startswith("-Djmh.budget=")]
         jdk_arg = [] if jdk == sc["jdks"][0] else [f"-Djmh.jdk={jdk}"]  # the first is the JDK Maven runs on
-        out.append((f"night{night}-{tid}-jdk{jdk}", "gate", ids,
-                    [f"-Djmh.against={base}", "-Djmh.gate", f"-Djmh.claims={','.join(ids)}", *jdk_arg, *args]))
+        out.append((f"night{night}-{tid}-jdk{jdk}", "gate", ids, [f"-Djmh.against={base}", "-Djmh.gate",
+                    f"-Djmh.claims={','.join(ids)}", *jdk_arg, *args, f"-Djmh.budget={share}m"]))
     return out
 
 
@@ -459,29 +433,25 @@ def night_lines(suite, nights: list, night: int, base: str) -> list:
 def _claims_at(ref: str) -> dict:
     """id -> claim of every technique file at commit ref."""
     out = {}
-    names = _git("ls-tree", "--name-only", f"{ref}:scripts/techniques") or ""
-    for name in names.split():
-        if name.endswith(".json"):
-            try:
-                d = json.loads(_git("show", f"{ref}:scripts/techniques/{name}") or "{}")
-            except ValueError:
-                continue
-            for c in d.get("claims") or []:
-                if isinstance(c, dict) and "id" in c:
-                    out[c["id"]] = c
+    for name in (_git("ls-tree", "--name-only", f"{ref}:scripts/techniques") or "").split():
+        try:
+            d = json.loads(_git("show", f"{ref}:scripts/techniques/{name}") or "{}") if name.endswith(".json") else {}
+        except ValueError:
+            continue
+        out.update({c["id"]: c for c in d.get("claims") or [] if isinstance(c, dict) and "id" in c})
     return out
 
 
 def _bar(c: dict | None):
-    if c is None:
-        return None
-    k = next((k for k in BARS if k in c), None)
+    k = next((k for k in BARS if k in c), None) if c is not None else None
     return {k: c[k]} if k else None
 
 
 def loosened(before: dict, after: dict) -> list:
     """[(claim id, old bar, new bar, what)] for every claim removed, loosened or otherwise redefined
     between two sets of claims (id -> claim); a bar only tightened needs no entry."""
+    def rest(c):
+        return {k: v for k, v in c.items() if k not in BARS and k not in ("why", "point_score", "ci")}
     out = []
     for cid, old in sorted(before.items()):
         new = after.get(cid)
@@ -489,16 +459,15 @@ def loosened(before: dict, after: dict) -> list:
             out.append((cid, _bar(old), None, "removed"))
             continue
         ob, nb = _bar(old), _bar(new)
-        rest = lambda c: {k: v for k, v in c.items() if k not in BARS and k not in ("why", "point_score", "ci")}  # noqa: E731
         if ob != nb:
             (ok, ov), = ob.items()
             (nk, nv), = nb.items()
             if ok != nk or (nv - ov) * LOOSER[ok] > 0:
                 out.append((cid, ob, nb, "loosened"))
                 continue
-        if rest(old) != rest(new):
-            out.append((cid, ob, nb, "redefined (" + ", ".join(sorted(k for k in set(rest(old)) | set(rest(new))
-                                                                   if rest(old).get(k) != rest(new).get(k))) + ")"))
+        ro, rn = rest(old), rest(new)
+        if ro != rn:
+            out.append((cid, ob, nb, f"redefined ({', '.join(sorted(k for k in set(ro) | set(rn) if ro.get(k) != rn.get(k)))})"))
     return out
 
 
@@ -513,8 +482,7 @@ def claims_log_check(base: str) -> tuple:
     if not isinstance(entries, list) or not all(isinstance(e, dict) and {"claim", "old", "new", "reason"} <= set(e)
                                                  and isinstance(e["reason"], str) and e["reason"].strip() for e in entries):
         raise InputError(f"{CLAIMS_LOG}: entries must each have claim, old, new and a reason")
-    head = {c["id"]: c for t in config.load_suite().techniques for c in t.claims}
-    changes = [(cid, old, new, what) for cid, old, new, what in loosened(_claims_at(base), head)]
+    changes = loosened(_claims_at(base), {c["id"]: c for t in config.load_suite().techniques for c in t.claims})
     try:
         moved_from = json.loads(_git("show", f"{base}:results/baseline.provenance.json") or "{}")["git"]["commit"]
     except (ValueError, KeyError, TypeError):
@@ -525,12 +493,9 @@ def claims_log_check(base: str) -> tuple:
     lines, failed = [], False
     for cid, old, new, what in changes:
         hit = next((e for e in entries if e["claim"] == cid and e["old"] == old and e["new"] == new), None)
-        if hit:
-            lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)}): {hit['reason']}")
-        else:
-            failed = True
-            lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)}) with no entry in "
-                         f"scripts/claims-log.json saying why (claim, old, new, reason)")
+        failed = failed or hit is None
+        lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)})" + (
+            f": {hit['reason']}" if hit else " with no entry in scripts/claims-log.json saying why (claim, old, new, reason)"))
     if not changes:
         lines.append(f"claims log: no claim removed or loosened and the baseline unmoved since {base[:12]}")
     return lines, failed
@@ -581,8 +546,7 @@ def main(argv=None) -> int:
         print(f"minutes of gate forks (both sides) per technique at {', '.join(map(str, trials))} trials, from real "
               f"gate passes (results/ci/) where they timed a configuration, else the newest full runs in results/:")
         for t in suite.techniques:
-            whole = [fmt_min(minutes.minutes(t, all_ids(t), n)) for n in trials]
-            head = [fmt_min(minutes.minutes(t, headline_ids(t), n)) for n in trials]
+            whole, head = ([fmt_min(minutes.minutes(t, ids, n)) for n in trials] for ids in (all_ids(t), headline_ids(t)))
             window = gate_window(t, gate_args)
             seen, n = minutes.seen(t, all_ids(t))
             print(f"  {t.id}: every cited figure and claim ({len(all_ids(t))}): {' / '.join(whole)}; "
@@ -596,18 +560,16 @@ def main(argv=None) -> int:
         base = baseline_commit()
         if a.night is not None:
             for name, kind, ids, args in night_lines(suite, nights, a.night, base):
-                if a.jdk and not name.endswith(f"-jdk{a.jdk}"):
-                    continue
-                print("\t".join([name, kind, ",".join(ids), *args]))
+                if not a.jdk or name.endswith(f"-jdk{a.jdk}"):
+                    print("\t".join([name, kind, ",".join(ids), *args]))
             return 0
         sc = ci["scheduled"]
         a_day = int(sc.get("runs_a_day", 1))
         days = -(-len(nights) // a_day)
-        weekly = days <= int(sc["nights"])
         print(f"scheduled rotation: {len(nights)} night(s) of at most {sc['night_minutes']} minutes at "
               f"{sc['trials']} trials, {a_day} scheduled run(s) a day: "
-              + (f"every cited figure on JDK {' and '.join(sc['jdks'])} within {days} day(s), weekly" if weekly
-                 else f"{days} days, MORE than a week: not every figure weekly"))
+              + (f"every cited figure on JDK {' and '.join(sc['jdks'])} within {days} day(s), weekly"
+                 if days <= int(sc["nights"]) else f"{days} days, MORE than a week: not every figure weekly"))
         for n, items in enumerate(nights, 1):
             print(f"  night {n} ({', '.join(f'JDK {j}: {jdk_minutes(items, j):.0f} min' for j in sc['jdks'])}):")
             for jdk, tid, ids, mins in items:
@@ -615,14 +577,11 @@ def main(argv=None) -> int:
         for jdk, tid, i, why in unplaced:
             print(f"  not placed: JDK {jdk} {tid} {i}: {why}")
         return 0
-    scope = None
     notes: list = []
     base = baseline_commit()
-    if not (a.all or os.environ.get("HPB_GATE") == "all"):
-        scope = scoping.of_change(base, suite)
+    scope = None if a.all or os.environ.get("HPB_GATE") == "all" else scoping.of_change(base, suite)
     lines = plan(suite, base, scope, minutes=minutes, notes=notes)
-    print("ci_plan: " + describe(scope, suite, base), file=sys.stderr)
-    for n in notes:
+    for n in [describe(scope, suite, base), *notes]:
         print("ci_plan: " + n, file=sys.stderr)
     for name, kind, ids, args in lines:
         if any("\t" in x or "\n" in x for x in args):
