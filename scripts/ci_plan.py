@@ -304,7 +304,8 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
         notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
                      "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
         reached = []
-    trials, each, cap = int(ci["pr"]["trials"]), float(ci["pr"]["minutes_per_technique"]), float(ci["pr"]["total_minutes"])
+    pr = ci["pr"]
+    trials, each, cap = int(pr["trials"]), float(pr["minutes_per_technique"]), float(pr["total_minutes"])
     gated = [t for t in reached if t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
@@ -467,7 +468,8 @@ def loosened(before: dict, after: dict) -> list:
                 continue
         ro, rn = rest(old), rest(new)
         if ro != rn:
-            out.append((cid, ob, nb, f"redefined ({', '.join(sorted(k for k in set(ro) | set(rn) if ro.get(k) != rn.get(k)))})"))
+            differ = sorted(k for k in set(ro) | set(rn) if ro.get(k) != rn.get(k))
+            out.append((cid, ob, nb, f"redefined ({', '.join(differ)})"))
     return out
 
 
@@ -494,8 +496,9 @@ def claims_log_check(base: str) -> tuple:
     for cid, old, new, what in changes:
         hit = next((e for e in entries if e["claim"] == cid and e["old"] == old and e["new"] == new), None)
         failed = failed or hit is None
-        lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)})" + (
-            f": {hit['reason']}" if hit else " with no entry in scripts/claims-log.json saying why (claim, old, new, reason)"))
+        lines.append(f"claims log: {cid} {what} ({json.dumps(old)} -> {json.dumps(new)})"
+                     + (f": {hit['reason']}" if hit else " with no entry in scripts/claims-log.json saying why "
+                                                          "(claim, old, new, reason)"))
     if not changes:
         lines.append(f"claims log: no claim removed or loosened and the baseline unmoved since {base[:12]}")
     return lines, failed
@@ -546,7 +549,8 @@ def main(argv=None) -> int:
         print(f"minutes of gate forks (both sides) per technique at {', '.join(map(str, trials))} trials, from real "
               f"gate passes (results/ci/) where they timed a configuration, else the newest full runs in results/:")
         for t in suite.techniques:
-            whole, head = ([fmt_min(minutes.minutes(t, ids, n)) for n in trials] for ids in (all_ids(t), headline_ids(t)))
+            whole = [fmt_min(minutes.minutes(t, all_ids(t), n)) for n in trials]
+            head = [fmt_min(minutes.minutes(t, headline_ids(t), n)) for n in trials]
             window = gate_window(t, gate_args)
             seen, n = minutes.seen(t, all_ids(t))
             print(f"  {t.id}: every cited figure and claim ({len(all_ids(t))}): {' / '.join(whole)}; "
