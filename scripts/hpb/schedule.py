@@ -8,7 +8,8 @@ phase, priority 0 before 1:
   phase 2 brings cited groups to `min_trials` (the other members with the baseline, so each fork has a
   partner in its trial); phase 3 every other group. Counts are fixed before the run; only the budget cuts.
 - -Djmh.trials=N, -Djmh.quick: N trials of every group; with -Djmh.budget: the default, N the minimum.
-- -Djmh.gate: the gain claims' configurations on both sides up to the last look; look() judges each look.
+- -Djmh.gate: the gain claims' configurations on both sides up to the last look; the plugin judges each
+  look through look() (twocommit.look).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import math
 from . import rule as rules
 from . import twocommit
 from .config import Suite
-from .model import MODES, InputError, Metric, Result, fmt_key_params
+from .model import MODES, InputError, Metric, Result, fmt_key_params, load
 from .select import find_group, group_results, param_matches, resolve_params
 
 CONTRACT = 1
@@ -246,7 +247,6 @@ def schedule(request, suite: Suite) -> dict:
 
 def look(request, suite: Suite) -> dict:
     """The answer to a look request: twocommit.look on the interim result the plugin merged."""
-    from .model import load
     request = _check_contract(request, "look request")
     if not isinstance(request.get("result"), str):
         raise InputError("look request: result: expected the path of the merged JMH JSON")
