@@ -19,9 +19,7 @@ A technique is judged whole when its minutes at ci.pr.trials fit ci.pr.minutes_p
 headline figure and gated claims, then its other figures in file order while they fit. When the techniques
 reached do not fit the pull request whole, each is judged on its headline; when even that does not fit, or
 a change reaches every technique, the pull request runs the instrument's A/A pass and the scheduled run the
-rest. Minutes come from real gate passes (results/ci/) where they timed a configuration at its window, else
-from the newest full runs' fork durations with the measured part replaced by the gate's window (-Djmh.i x
--Djmh.r, or the technique's own gate_window, which gets a pass of its own), both sides counted.
+rest. The minutes: class Minutes.
 """
 from __future__ import annotations
 
