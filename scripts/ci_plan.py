@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import subprocess
@@ -192,7 +193,7 @@ class Minutes:
         return sum(max(1.0, s - as_run + n * max(r, op)) for s, as_run, op in forks) / len(forks)
 
     def configurations(self, t, ids) -> set:
-        keys = set()  # the minutes sum fork seconds in this set's order, which a budget's last minute can hang on
+        keys = set()
         for s in (s for s in breadth.subjects(t) if s["id"] in ids):
             for _, v, b in breadth.pairs(self.results, t, s, self.suite):
                 keys |= {_key(v.benchmark, v.params), _key(b.benchmark, b.params)}
@@ -206,7 +207,9 @@ class Minutes:
     def minutes(self, t, ids, trials: int) -> float | None:
         """Minutes of these subjects' configurations at these trials, both sides; None when unmeasured."""
         keys, w = self.configurations(t, ids), gate_window(t, self.gate_args)
-        return sum(2 * self.fork(k, w) for k in keys) * trials / 60 if keys else None
+        # fsum: exactly rounded whatever the set's order (a plain sum followed the hash seed, and a night's
+        # whole-minute budget with it)
+        return math.fsum(2 * self.fork(k, w) for k in keys) * trials / 60 if keys else None
 
 
 def _key(benchmark: str, params) -> tuple:

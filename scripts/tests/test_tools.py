@@ -872,6 +872,23 @@ def test_a_night_of_the_rotation_is_run_one_jdk_at_a_time():
     assert ok.returncode == 0 and ok.stdout and all("-jdk25\t" in line for line in ok.stdout.splitlines())
 
 
+def test_the_plans_do_not_depend_on_the_hash_seed():
+    """A plan is a function of the committed files: the minutes once summed fork seconds in a set's order, so
+    a night's whole-minute budget moved with PYTHONHASHSEED (seeds 3 and 7 gave 84m where others gave 85m)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("HPB_GATE", "HPB_JDK", "HPB_NIGHT")}
+
+    def nights(seed):
+        out = []
+        for night in (5, 6):  # the nights whose budgets moved
+            p = subprocess.run([sys.executable, str(SCRIPTS / "ci_plan.py"), "--scheduled", "--night", str(night)],
+                               cwd=REPO, capture_output=True, text=True, env={**env, "PYTHONHASHSEED": str(seed)})
+            assert p.returncode == 0, p.stderr
+            out.append(p.stdout)
+        return out
+
+    assert nights(0) == nights(3) == nights(7)
+
+
 def test_a_command_whose_reader_stops_early_ends_without_a_traceback():
     """`ci_plan.py --scheduled | head -1`: the reader closes the pipe; the command stops quietly."""
     p = subprocess.run(f"{sys.executable} {SCRIPTS / 'ci_plan.py'} --scheduled | head -1", shell=True, cwd=REPO,
