@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -122,7 +123,7 @@ def judge_options(suite, pass_args: list) -> list:
 
 
 class Minutes:
-    """Estimated seconds of one gate trial (both sides) per configuration: the mean fork of real gate passes
+    """Estimated seconds of one gate trial (both sides) per configuration: the median fork of real gate passes
     (results/ci/*.summary.json) at the technique's window, else the newest full run's forks with their
     measured iterations replaced by that window, an iteration lasting at least one operation (a 560 ms
     summary of ten million samples makes a 100 ms iteration last 560 ms). Work around each iteration (a JFR
@@ -184,8 +185,8 @@ class Minutes:
     def fork(self, key, window) -> float:
         """Seconds of one gate fork of this configuration at this window (iterations, seconds)."""
         seen = self.observed.get((key, window))
-        if seen:
-            return sum(seen) / len(seen)
+        if seen:  # the median: one pass made on a loaded machine (forks 5-15x longer) does not move it
+            return statistics.median(seen)
         forks = self.forks[key]
         if window is None:
             return sum(s for s, _, _ in forks) / len(forks)
