@@ -33,14 +33,13 @@ import subprocess
 import sys
 
 from hpb import breadth, cli, config, evidence, figures, scope as scoping
-from hpb.model import REPO, RESULTS_DIR, InputError, load
+from hpb.model import REPO, RESULTS_DIR, TIME_UNITS, InputError, load, unit_kind
 from hpb.rule import FAST_STATE_MIN_ITERATIONS, LOOKS
 
 BASELINE_PROVENANCE = RESULTS_DIR / "baseline.provenance.json"
 CLAIMS_LOG = REPO / "scripts" / "claims-log.json"
 BARS = ("min_speedup", "max_ratio", "min_ratio", "within_pct")
 LOOSER = {"min_speedup": -1, "min_ratio": -1, "max_ratio": 1, "within_pct": 1}  # the direction that loosens a bar
-TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60}
 
 
 def baseline_commit(path=BASELINE_PROVENANCE) -> str:
@@ -226,17 +225,17 @@ def _op_seconds(r: dict) -> float:
         return 0.0
     if not score > 0:
         return 0.0
-    unit, mode, threads = str(pm.get("scoreUnit", "")), r.get("mode"), int(r.get("threads") or 1)
-    if mode == "thrpt" and unit.startswith("ops/"):
-        return TIME_UNITS.get(unit[4:], 0.0) * threads / score
-    if mode in ("avgt", "sample") and unit.endswith("/op"):
-        return TIME_UNITS.get(unit[:-3], 0.0) * score
+    (kind, factor), mode = unit_kind(str(pm.get("scoreUnit", ""))), r.get("mode")
+    if mode == "thrpt" and kind == "rate":
+        return int(r.get("threads") or 1) / (score * factor)
+    if mode in ("avgt", "sample") and kind == "time":
+        return score * factor
     return 0.0
 
 
 def _seconds(text: str) -> float:
     m = re.fullmatch(r"\s*([0-9.]+)\s*(ns|us|ms|s|m|min)?\s*", text)
-    return float(m.group(1)) * {**TIME_UNITS, None: 1, "m": 60}[m.group(2)] if m else 0.0
+    return float(m.group(1)) * {**TIME_UNITS, None: 1}[m.group(2)] if m else 0.0
 
 
 def fmt_min(x) -> str:

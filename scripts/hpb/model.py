@@ -37,7 +37,7 @@ class InputError(Exception):
     """Bad input: the message is one line naming the file and the problem."""
 
 
-_TIME = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0, "min": 60.0, "m": 60.0}
+TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0, "min": 60.0, "m": 60.0}
 # Units of secondary metrics that JMH's gc profiler and aux counters write; "#" is an aux counter's,
 # whose real unit the technique's metadata declares.
 OTHER_UNITS = {"B/op": "bytes", "MB/sec": "alloc_rate", "counts": "count", "ms": "duration", "#": "counter",
@@ -47,10 +47,10 @@ OTHER_UNITS = {"B/op": "bytes", "MB/sec": "alloc_rate", "counts": "count", "ms":
 def unit_kind(unit: str) -> tuple[str, float]:
     """('rate', ops/s per unit value), ('time', s per unit value), (an OTHER_UNITS kind, 1) or ('unknown', 1)."""
     u = (unit or "").strip()
-    if u.startswith("ops/") and u[4:] in _TIME:
-        return "rate", 1.0 / _TIME[u[4:]]
-    if u.endswith("/op") and u[:-3] in _TIME:
-        return "time", _TIME[u[:-3]]
+    if u.startswith("ops/") and u[4:] in TIME_UNITS:
+        return "rate", 1.0 / TIME_UNITS[u[4:]]
+    if u.endswith("/op") and u[:-3] in TIME_UNITS:
+        return "time", TIME_UNITS[u[:-3]]
     return OTHER_UNITS.get(u, "unknown"), 1.0
 
 
