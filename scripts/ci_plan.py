@@ -16,7 +16,8 @@ baseline lacks: its claims' bars on this commit) and `unchanged` (nothing reache
 shown, not judged). What each judges, what is left to the scheduled run and why go to stderr.
 
 A technique is judged whole when its minutes at ci.pr.trials fit ci.pr.minutes_per_technique, else on its
-headline figure and gated claims, then its other figures in file order while they fit. When the techniques
+headline figure and gated claims, then its other figures while they fit: those running the variants the
+change comes nearest to first (scope.variants_reached), file order within each. When the techniques
 reached do not fit the pull request whole, each is judged on its headline; when even that does not fit, or
 a change reaches every technique, the pull request runs the instrument's A/A pass and the scheduled run the
 rest. The minutes: class Minutes.
@@ -212,6 +213,13 @@ class Minutes:
         return math.fsum(2 * self.fork(k, w) for k in keys) * trials / 60 if keys else None
 
 
+def _head_text(path: str) -> str | None:
+    try:
+        return (REPO / path).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
 def _key(benchmark: str, params) -> tuple:
     return benchmark, tuple(sorted((params or {}).items()))
 
@@ -244,16 +252,29 @@ def fmt_min(x) -> str:
 
 # ---------------------------------------------------------------- a pull request's passes
 
-def filled(t, ids: list, minutes, trials: int, cap: float) -> list:
-    """The headline and gated ids, then each other cited figure and claim of the technique, in its file's
-    order, that still fits the technique's minutes (one sharing their configurations costs nothing)."""
+def filled(t, ids: list, minutes, trials: int, cap: float, near: dict | None = None) -> list:
+    """The headline and gated ids, then each other cited figure and claim of the technique that still fits
+    the technique's minutes (one sharing their configurations costs nothing): those whose variants the
+    change comes nearest to first (near: scope.variants_reached), in its file's order within each."""
     out = list(ids)
-    for i in all_ids(t) if minutes else []:
+    for i in nearest_first(t, all_ids(t), minutes, near) if minutes else []:
         if i not in out:
             m = minutes.minutes(t, out + [i], trials)
             if m is not None and m <= cap:
                 out.append(i)
     return out
+
+
+def nearest_first(t, ids: list, minutes, near: dict | None) -> list:
+    """ids ordered by how near the change comes to a variant their configurations run (a parameter's
+    value naming it), file order within each step; unchanged where near says nothing."""
+    if not near:
+        return list(ids)
+
+    def step(i):
+        values = {str(v) for _, params in minutes.configurations(t, [i]) for _, v in params}
+        return min([near[v] for v in values if v in near], default=math.inf)
+    return sorted(ids, key=step)
 
 
 def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int) -> list:
@@ -310,8 +331,10 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
     gated = [t for t in reached if t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
+    near = {t.id: scoping.variants_reached(t.package_dir, scope.paths.get(t.id, ()), _head_text)
+            if scope is not None else None for t in gated}
     chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= each
-              else filled(t, headline_ids(t), minutes, trials, each) for t in gated}
+              else filled(t, headline_ids(t), minutes, trials, each, near[t.id]) for t in gated}
     part = lambda t: minutes.minutes(t, chosen[t.id], trials) if minutes else None  # noqa: E731
     total = sum(m for m in map(part, gated) if m is not None)
     if scope is not None and total > cap and any(chosen[t.id] != headline_ids(t) for t in gated):
@@ -323,6 +346,11 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
     for t in gated:
         ids = chosen[t.id]
         left = [i for i in all_ids(t) if i not in ids]
+        if ids not in (headline_ids(t), all_ids(t)) and ids != filled(t, headline_ids(t), minutes, trials, each):
+            nearest = min(near[t.id].values())
+            notes.append(f"{t.id}: the change comes nearest to "
+                         f"{', '.join(sorted(v for v, k in near[t.id].items() if k == nearest))}: the figures "
+                         "that run it are filled in first")
         notes.append(f"{t.id} ({(scope.why if scope else {}).get(t.id, 'all')}): the gate judges {', '.join(ids)}"
                      + (f" (about {fmt_min(part(t))} at {trials} trials)" if minutes else "")
                      + (f"; left to the scheduled run, the whole technique needing {fmt_min(est[t.id])} at "

@@ -21,7 +21,7 @@ import json
 import re
 import subprocess
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import used_path
@@ -50,6 +50,7 @@ class Scope:
     error: str = ""  # set when git could not list the changes (then every technique is in scope)
     new: frozenset = frozenset()  # techniques the base lacks (their file is new)
     instrument: str = ""  # the first path of the plugin that differs, when one does
+    paths: dict = field(default_factory=dict)  # technique id -> every path that put it in scope
 
     def covers(self, tid: str) -> bool:
         return EVERY in self.techniques or tid in self.techniques
@@ -171,7 +172,7 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             used = used_path(name).removeprefix("src/main/java/")
             users.setdefault(used if used.endswith(".java") else used + "/", set()).add(t.id)
     by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
-    why, new, instrument = {}, set(), ""
+    why, new, instrument, each = {}, set(), "", {}
     for p in sorted(paths):
         reached = set()
         if p.startswith("jmh-maven-plugin/"):
@@ -204,7 +205,9 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             reached |= pom_scope(base_text(p), head_text(p), suite)
         for tid in sorted(reached):
             why.setdefault(tid, p)
-    return Scope(frozenset(why), why, new=frozenset(new), instrument=instrument)
+            each.setdefault(tid, []).append(p)
+    return Scope(frozenset(why), why, new=frozenset(new), instrument=instrument,
+                 paths={tid: tuple(ps) for tid, ps in each.items()})
 
 
 def changed_paths(base: str, cwd=REPO) -> list:
@@ -234,3 +237,82 @@ def of_change(base: str, suite, cwd=REPO) -> Scope:
         return of_paths(changed_paths(base, cwd), suite, base_text, head_text)
     except ValueError as e:
         return Scope(frozenset({EVERY}), {}, f"git cannot list what changed since {base}: {e}")
+
+
+# ---------------------------------------------------------------- which variants a change reaches
+
+_ENUM = re.compile(r"\benum\s+(\w+)[^{]*\{")
+
+
+def enum_constants(text: str) -> dict:
+    """Each enum constant of a Java source (comments stripped) -> its arguments' and body's text."""
+    out = {}
+    for m in _ENUM.finditer(text):
+        i, depth, start, name = m.end(), 0, m.end(), None
+        while i < len(text):
+            c = text[i]
+            if c in "\"'":  # a literal: skip to its closing quote
+                j = i + 1
+                while j < len(text) and text[j] != c:
+                    j += 2 if text[j] == "\\" else 1
+                i = j
+            elif c in "({[":
+                depth += 1
+            elif c in ")}]":
+                depth -= 1
+                if depth < 0:  # the enum's closing brace
+                    break
+            elif depth == 0 and c in ",;":
+                part = text[start:i].strip()
+                name = re.match(r"(?:@\w+(?:\([^)]*\))?\s*)*(\w+)", part)
+                if name and re.fullmatch(r"[A-Za-z_]\w*", name.group(1)):
+                    out[name.group(1)] = part[name.end():]
+                start = i + 1
+                if c == ";":
+                    break
+            i += 1
+        else:
+            continue
+        part = text[start:i].strip()  # the last constant, where no `;` ends the list
+        name = re.match(r"(\w+)", part)
+        if name and depth < 0:
+            out[name.group(1)] = part[name.end():]
+    return out
+
+
+def variants_reached(package_dir: str, paths, read) -> dict | None:
+    """How near a change comes to each enum constant in src/main/java/<package_dir>: 0 where the constant's
+    body names a class of a changed file, k where it names a class of the package that reaches one through
+    k others naming each other; constants it never reaches are left out. None where a path is no class
+    under src/main/java (a benchmark, a build file: it may reach every variant alike) or a changed file is
+    one of the package's enums (which constant changed is not told apart). read(path) gives a file's text
+    (None where there is none). Names, not members, are followed: a class that names a changed one is
+    reached whatever member it uses, so the nearest constants are the ones the change most surely reaches."""
+    root = f"src/main/java/{package_dir}/"
+    level = {}
+    for p in paths:
+        if not (p.startswith("src/main/java/") and p.endswith(".java")):
+            return None
+        level[p.rsplit("/", 1)[-1][:-len(".java")]] = 0
+    files = {}
+    for p in sorted(Path(REPO, root).glob("*.java")) if Path(REPO, root).is_dir() else []:
+        text = read(root + p.name)
+        if text is not None:
+            files[p.stem] = normalize_java(text)
+    enums = {name: enum_constants(text) for name, text in files.items() if _ENUM.search(text)}
+    if set(level) & set(enums):
+        return None
+    words = lambda text: set(re.findall(r"\b[A-Z]\w*", text))  # noqa: E731  (class names start upper-case)
+    k, front = 0, set(level)
+    while front:  # a class naming a reached one is reached one step further (enums: by their constants)
+        k += 1
+        front = {name for name, text in files.items() if name not in enums and name not in level
+                 and words(text) & front}
+        level.update(dict.fromkeys(front, k))
+    out = {}
+    for constants in enums.values():
+        for c, body in constants.items():
+            near = [level[w] for w in words(body) if w in level]
+            if near:
+                out[c] = min(near + [out.get(c, min(near))])
+    return out

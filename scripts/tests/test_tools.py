@@ -540,6 +540,56 @@ def test_a_support_package_reaches_exactly_the_techniques_that_list_it(suite):
     assert scope.of_paths(["src/main/java/io/hotpathbench/cache/CaffeineFeatureCache.java"], suite).techniques == {"cache"}
 
 
+
+def test_an_enums_constants_are_read_with_their_arguments_and_bodies():
+    from hpb import scope
+    src = scope.normalize_java("""enum Kind implements Thing { // A, B
+        @Deprecated ALPHA("a, b", 1) { Thing make() { return new AlphaThing(); } },
+        BETA { Thing make() { return new BetaThing(x -> { }); } }, GAMMA;
+        static final int N = 3; }""")
+    got = scope.enum_constants(src)
+    assert list(got) == ["ALPHA", "BETA", "GAMMA"]
+    assert "AlphaThing" in got["ALPHA"] and "BetaThing" in got["BETA"] and got["GAMMA"] == ""
+    assert list(scope.enum_constants("enum E { X, Y }")) == ["X", "Y"], "no `;` after the last constant"
+
+
+def test_the_variants_a_change_comes_nearest_to_are_read_from_the_package_it_changes():
+    """The audit log's batch writer names its class in BATCH_WRITER's body alone; the insert's common base
+    names that class, so every other variant is reached, further off."""
+    from hpb import scope
+    read = lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None  # noqa: E731
+    near = scope.variants_reached("io/hotpathbench/audit", ["src/main/java/io/hotpathbench/audit/BatchWriterLog.java"], read)
+    assert near["BATCH_WRITER"] == 0 and min(k for v, k in near.items() if v != "BATCH_WRITER") > 0, near
+    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/IndexOfSplitter.java"],
+                                  read) == {"INDEX_OF": 0}
+    # a class no variant names reaches none; what is no class of src/main, or the enum itself, could reach any
+    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/FeatureLines.java"], read) == {}
+    assert scope.variants_reached("io/hotpathbench/split", ["src/jmh/java/io/hotpathbench/split/SplitBenchmark.java"], read) is None
+    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/SplitterType.java"], read) is None
+
+
+def test_a_pull_request_fills_a_technique_with_the_figures_of_the_variant_its_change_reaches_first(suite):
+    """A change to the batch writer alone: where the audit log does not fit whole, the figures running
+    BATCH_WRITER come before those that do not (file order put three `@Async` figures first, and the
+    pass of audit-batch-of-16-rows missed), and stderr says why."""
+    from hpb import scope
+    minutes = ci_plan.Minutes(suite, suite.ci_passes["gate"]["args"])
+    t = next(t for t in suite.techniques if t.id == "audit")
+    s = scope.of_paths(["src/main/java/io/hotpathbench/audit/BatchWriterLog.java"], suite)
+    notes = []
+    ids = next(ids for name, kind, ids, _ in ci_plan.plan(suite, base="0" * 40, scope=s, minutes=minutes, notes=notes)
+               if kind == "gate")
+    runs = lambda i: any(v == "BATCH_WRITER" for _, ps in minutes.configurations(t, [i]) for _, v in ps)  # noqa: E731
+    extra = [i for i in ids if i not in ci_plan.headline_ids(t)]
+    assert extra and runs(extra[0]), ids
+    assert [runs(i) for i in extra] == sorted((runs(i) for i in extra), reverse=True), ids
+    if set(ids) != set(ci_plan.all_ids(t)):
+        assert any("nearest to BATCH_WRITER" in n for n in notes), notes
+    plain = ci_plan.filled(t, ci_plan.headline_ids(t), minutes, 10, float(suite.raw["ci"]["pr"]["minutes_per_technique"]))
+    assert [i for i in plain if i not in ci_plan.headline_ids(t)] == \
+        [i for i in ci_plan.all_ids(t) if i in plain and i not in ci_plan.headline_ids(t)], "without a change's variants: file order"
+
+
 REGRESSION_TARGETS = {"indexof": "split", "shared": "validation", "keys": "keys", "latency": "latency",
                       "cache": "cache", "redis": "redis", "gc": "gc", "writes": "writes", "audit": "audit",
                       "instrument": None}
