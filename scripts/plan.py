@@ -4,12 +4,11 @@ run's groups may stop. `mvn jmh:run` calls it; a user has no need to.
 
     python3 scripts/plan.py schedule|look REQUEST.json ANSWER.json
 
-Both read a JSON request and write a JSON answer, each with "contract": 1; another contract is refused
-(the plugin and the scripts come from different checkouts). schedule: {"configurations": [{"benchmark",
-"mode", "params", "side"}], "options": {"claims", "gate", "gate_figure", "trials", "budget", "quick"}} ->
-{"groups" (with their "steps": hpb/schedule.py), "cited", "warmups", "gate", "describe"}. look: {"result":
-the merged JMH JSON of a -Djmh.gate run so far} -> {"open": configurations an undecided check still needs,
-"checks"} (hpb.twocommit.look). Bad input, an unknown -Djmh.claims id among it: one line on stderr, exit 2.
+Request and answer are JSON with "contract": 1 (another is refused: the plugin and the scripts come from
+different checkouts). schedule: {"configurations": [{"benchmark", "mode", "params", "side"}], "options": {"claims",
+"gate", "gate_figure", "trials", "budget", "quick"}} -> {"groups", "cited", "warmups", "gate", "describe"}
+(hpb/schedule.py). look: {"result": the merged JMH JSON of a -Djmh.gate run so far} -> {"open": configurations
+an undecided check still needs, "checks"} (hpb.twocommit.look). Bad input: one line on stderr, exit 2.
 """
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
 """What a run of the trial protocol measures and how many trials each part gets; the plugin only executes
-(forks, orders, keeps the clock and budget, merges, records). scripts/plan.py is the command, docs/protocol.md
-the protocol. A group is one comparison (a method's variants at one mode and other params, or a method pair;
-both sides of a two-commit run join it); a step is a number of trials of some of its members, run phase by
-phase, priority 0 before 1:
-
-- default: phase 1 gives what each cited figure compares `cited_trials` trials, headline figures first;
-  phase 2 brings cited groups to `min_trials` (the other members with the baseline, so each fork has a
-  partner in its trial); phase 3 every other group. Counts are fixed before the run; only the budget cuts.
-- -Djmh.trials=N, -Djmh.quick: N trials of every group; with -Djmh.budget: the default, N the minimum.
-- -Djmh.gate: the gain claims' configurations on both sides up to the last look; the plugin judges each
-  look through look() (twocommit.look).
+(forks, orders, keeps the clock and budget, merges, records). scripts/plan.py is the command. A group is one
+comparison (a method's variants at one mode and other params, or a method pair; both sides of a two-commit run
+join it); a step is a number of trials of some of its members, run phase by phase, priority 0 before 1. The
+phases, and what -Djmh.trials, quick, budget and gate change: docs/protocol.md, "How many trials".
 """
 from __future__ import annotations
 
@@ -46,8 +39,7 @@ def _configurations(raw) -> list:
         if c.get("mode") not in MODES:
             raise InputError(f"{where}: unknown mode {c.get('mode')!r}")
         params = c.get("params") or {}
-        if not isinstance(params, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                                   for k, v in params.items()):
+        if not isinstance(params, dict) or not all(isinstance(x, str) for kv in params.items() for x in kv):
             raise InputError(f"{where}: params: expected an object of names to string values")
         if c.get("side") not in SIDES:
             raise InputError(f"{where}: side must be base, head or null, not {c.get('side')!r}")
@@ -109,10 +101,7 @@ def _groups(confs, chosen, suite: Suite) -> list:
             e["members"] += [_index(pairs, r) for _, r in g.rows]
             if g.base_result() is not None:
                 e["baseline"].append(_index(pairs, g.base_result()))
-    for e in out.values():
-        e["members"].sort()
-        e["baseline"].sort()
-    return list(out.values())
+    return [{**e, "members": sorted(e["members"]), "baseline": sorted(e["baseline"])} for e in out.values()]
 
 
 def _min_trials(e, suite: Suite, confs) -> int:
@@ -149,23 +138,18 @@ def _gate(options: dict) -> dict:
 
 def _checks(e, confs, gained) -> list:
     """The gain claims a two-commit group can judge: it holds the claim's variant and baseline on both sides."""
-    out = []
-    for t, c in gained:
-        have = {(side, r.params.get(t.variant_param)) for side, r in (confs[m] for m in e["members"])
-                if twocommit.names(t, c, r)}
-        if {(s, v) for s in ("base", "head") for v in (c["variant"], c["baseline"])} <= have:
-            out.append(c["id"])
-    return out
+    members = [confs[m] for m in e["members"]]
+    return [c["id"] for t, c in gained
+            if {(s, v) for s in ("base", "head") for v in (c["variant"], c["baseline"])}
+            <= {(side, r.params.get(t.variant_param)) for side, r in members if twocommit.names(t, c, r)}]
 
 
 def _steps(e, mine, minimum, fixed, two_commit) -> list:
-    """A group's steps (the module docstring), those of no trials left out; fixed: every member's trials."""
+    """A group's steps (docs/protocol.md), those of no trials left out; fixed: every member's trials."""
     members, cited = e["members"], rules.CITED_TRIALS
     prio = 0 if two_commit or any(c["headline"] for c in mine) else 1
-    if fixed:
-        steps = [{"phase": 1, "priority": 0, "members": members, "trials": fixed}]
-    elif not (mine or two_commit):
-        steps = [{"phase": 3, "priority": 0, "members": members, "trials": minimum}]
+    if fixed or not (mine or two_commit):
+        steps = [{"phase": 1 if fixed else 3, "priority": 0, "members": members, "trials": fixed or minimum}]
     else:
         # a two-commit run compares every configuration with itself on the other side: all are cited
         first = sorted({m for c in mine for m in (c["variant"], c["baseline"])}) if mine else members
@@ -205,16 +189,11 @@ def schedule(request, suite: Suite) -> dict:
                          + ("ids name" if ids is not None else "gain claims name") + " is in the selection"
                          + (" on both sides" if two_commit else ""))
     entries = _groups(confs, chosen, suite)
-    cited = []
-    if not two_commit and not gate:
-        pairs = _by_side(confs, chosen).get(None, [])
-        for t in suite.techniques:
-            for c in t.cited:
-                got = _cited_members(pairs, t, c, suite)
-                if got:
-                    cited.append({"id": c["id"], "group": next(e for e in entries if got[0] in e["members"]),
-                                  "variant": got[0], "baseline": got[1],
-                                  "headline": c["id"] == (t.answer or {}).get("cite")})
+    pairs = _by_side(confs, chosen).get(None, [])  # only a one-commit run cites (a gate run has two)
+    cited = [{"id": c["id"], "group": next(e for e in entries if got[0] in e["members"]), "variant": got[0],
+              "baseline": got[1], "headline": c["id"] == (t.answer or {}).get("cite")}
+             for t in suite.techniques for c in t.cited
+             if not two_commit and (got := _cited_members(pairs, t, c, suite))]
     rule = _gate(options)
     fixed = trials if trials is not None and not options.get("budget") else None
     groups = []
