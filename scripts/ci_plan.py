@@ -8,19 +8,9 @@
     python3 scripts/ci_plan.py --claims-log [--base REF]           # removed or loosened claims, a moved baseline
     python3 scripts/ci_plan.py --judge [-- ARGS]    # gate.py's options for a gate pass (made with ARGS), one a line
 
-Each stdout line is one `mvn jmh:run`, tab-separated: pass name, kind, the ids it judges, the arguments.
-Kinds: `gate` (this tree against the baseline's commit, results/baseline.provenance.json, side by side, on
-the techniques the change reaches; judged by gate.py), `instrument` (an A/A pass of a changed instrument:
-this commit against itself), `claims` (footprint claims on this commit alone), `new` (a technique the
-baseline lacks: its claims' bars on this commit) and `unchanged` (nothing reached: a short two-commit run
-shown, not judged). What each judges, what is left to the scheduled run and why go to stderr.
-
-A technique is judged whole when its minutes at ci.pr.trials fit ci.pr.minutes_per_technique, else on its
-headline figure and gated claims, then its other figures while they fit: those running the variants the
-change comes nearest to first (scope.variants_reached), file order within each. When the techniques
-reached do not fit the pull request whole, each is judged on its headline; when even that does not fit, or
-a change reaches every technique, the pull request runs the instrument's A/A pass and the scheduled run the
-rest. The minutes: class Minutes.
+Each stdout line is one `mvn jmh:run`, tab-separated: pass name, kind (gate, instrument, claims, new,
+unchanged), the ids it judges, the arguments; what each judges, what is left to the scheduled run and why go
+to stderr. The kinds, and what a pull request judges of each technique: docs/gate.md, "The passes".
 """
 from __future__ import annotations
 
@@ -112,27 +102,19 @@ def window_args(t, gate_args) -> list:
 def judge_options(suite, pass_args: list) -> list:
     """gate.py's options for a gate pass made with these mvn arguments: the gate's (suite.json), its fork
     figure the one the pass's -Djmh.gateFigure stopped by (JMH's mean where it names none)."""
-    out = list(suite.gate_judge())
+    out, figure = list(suite.gate_judge()), _arg(pass_args, "gateFigure", "mean")
     if not pass_args:
         return out
-    figure = _arg(pass_args, "gateFigure", "mean")
-    if "--fork-figure" in out:
-        i = out.index("--fork-figure")
-        del out[i:i + 2]
-    return out + (["--fork-figure", figure] if figure != "mean" else [])
+    i = out.index("--fork-figure") if "--fork-figure" in out else len(out)
+    return out[:i] + out[i + 2:] + (["--fork-figure", figure] if figure != "mean" else [])
 
 
 class Minutes:
-    """Estimated seconds of one gate trial (both sides) per configuration: the median fork of real gate passes
-    (results/ci/*.summary.json) at the technique's window, else the newest full run's forks with their
-    measured iterations replaced by that window, an iteration lasting at least one operation (a 560 ms
-    summary of ten million samples makes a 100 ms iteration last 560 ms). Work around each iteration (a JFR
-    window, a set-up) is in the first and not the second."""
+    """Estimated seconds of one gate trial (both sides) per configuration (docs/gate.md, "Minutes"). Work around
+    each iteration (a JFR window, a set-up) is in real gate passes' forks, not in the full runs' model."""
 
     def __init__(self, suite, gate_args: list, jdk: str = figures.REFERENCE_JDK):
-        self.suite = suite
-        self.jdk = jdk
-        self.gate_args = list(gate_args)
+        self.suite, self.jdk, self.gate_args = suite, jdk, list(gate_args)
         self.window = gate_window(None, gate_args)
         self.forks: dict = {}  # (benchmark, params) -> [(fork seconds, measured seconds as run, seconds an op)]
         self.observed: dict = {}  # ((benchmark, params), window) -> [seconds of a real gate fork]
@@ -194,22 +176,13 @@ class Minutes:
         return sum(max(1.0, s - as_run + n * max(r, op)) for s, as_run, op in forks) / len(forks)
 
     def configurations(self, t, ids) -> set:
-        keys = set()
-        for s in (s for s in breadth.subjects(t) if s["id"] in ids):
-            for _, v, b in breadth.pairs(self.results, t, s, self.suite):
-                keys |= {_key(v.benchmark, v.params), _key(b.benchmark, b.params)}
-        return keys
-
-    def seen(self, t, ids) -> tuple:
-        """(configurations timed by real gate passes at t's window, configurations)."""
-        keys, w = self.configurations(t, ids), gate_window(t, self.gate_args)
-        return sum(1 for k in keys if (k, w) in self.observed), len(keys)
+        return {_key(r.benchmark, r.params) for s in breadth.subjects(t) if s["id"] in ids
+                for _, v, b in breadth.pairs(self.results, t, s, self.suite) for r in (v, b)}
 
     def minutes(self, t, ids, trials: int) -> float | None:
         """Minutes of these subjects' configurations at these trials, both sides; None when unmeasured."""
         keys, w = self.configurations(t, ids), gate_window(t, self.gate_args)
-        # fsum: exactly rounded whatever the set's order (a plain sum followed the hash seed, and a night's
-        # whole-minute budget with it)
+        # fsum: exactly rounded in any set order (a plain sum followed the hash seed, and a night's budget with it)
         return math.fsum(2 * self.fork(k, w) for k in keys) * trials / 60 if keys else None
 
 
@@ -231,14 +204,10 @@ def _op_seconds(r: dict) -> float:
         score = float(pm.get("score"))
     except (TypeError, ValueError):
         return 0.0
-    if not score > 0:
-        return 0.0
     (kind, factor), mode = unit_kind(str(pm.get("scoreUnit", ""))), r.get("mode")
-    if mode == "thrpt" and kind == "rate":
+    if score > 0 and mode == "thrpt" and kind == "rate":
         return int(r.get("threads") or 1) / (score * factor)
-    if mode in ("avgt", "sample") and kind == "time":
-        return score * factor
-    return 0.0
+    return score * factor if score > 0 and mode in ("avgt", "sample") and kind == "time" else 0.0
 
 
 def _seconds(text: str) -> float:
@@ -253,28 +222,18 @@ def fmt_min(x) -> str:
 # ---------------------------------------------------------------- a pull request's passes
 
 def filled(t, ids: list, minutes, trials: int, cap: float, near: dict | None = None) -> list:
-    """The headline and gated ids, then each other cited figure and claim of the technique that still fits
-    the technique's minutes (one sharing their configurations costs nothing): those whose variants the
-    change comes nearest to first (near: scope.variants_reached), in its file's order within each."""
+    """ids, then each other cited figure and claim of the technique that still fits its minutes: those whose
+    variants the change comes nearest to first (near: scope.variants_reached), in its file's order within each."""
+    def step(i):  # how near the change comes to a variant i's configurations run (a parameter's value naming it)
+        values = {str(v) for _, params in minutes.configurations(t, [i]) for _, v in params}
+        return min([near[v] for v in values if v in near], default=math.inf)
     out = list(ids)
-    for i in nearest_first(t, all_ids(t), minutes, near) if minutes else []:
+    for i in (sorted(all_ids(t), key=step) if near else all_ids(t)) if minutes else []:
         if i not in out:
             m = minutes.minutes(t, out + [i], trials)
             if m is not None and m <= cap:
                 out.append(i)
     return out
-
-
-def nearest_first(t, ids: list, minutes, near: dict | None) -> list:
-    """ids ordered by how near the change comes to a variant their configurations run (a parameter's
-    value naming it), file order within each step; unchanged where near says nothing."""
-    if not near:
-        return list(ids)
-
-    def step(i):
-        values = {str(v) for _, params in minutes.configurations(t, [i]) for _, v in params}
-        return min([near[v] for v in values if v in near], default=math.inf)
-    return sorted(ids, key=step)
 
 
 def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, trials: int) -> list:
@@ -301,14 +260,12 @@ def gate_passes(techniques, chosen: dict, gate: dict, against: str, minutes, tri
 def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, head: str | None = None,
          minutes: Minutes | None = None, notes: list | None = None) -> list:
     """[(pass, kind, [ids], [mvn args])] for a pull request; notes collects what each judges and why."""
-    ci = ci_settings(suite)
+    ci, passes = ci_settings(suite), suite.ci_passes
     notes = notes if notes is not None else []
-    passes = suite.ci_passes
     gate = next(p for p in passes.values() if p.get("gate"))
     against = f"-Djmh.against={base or baseline_commit()}"
-    every = scope is None or scope.covers(scoping.EVERY)
+    everything = scope is not None and scope.covers(scoping.EVERY)
     new = set() if scope is None else set(scope.new)
-    reached = [t for t in suite.techniques if scope is None or scope.covers(t.id)]
     out = []
 
     def instrument(why: str) -> None:
@@ -320,15 +277,15 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
         notes.append(f"instrument: {why}: an A/A pass of this tree's instrument on {', '.join(ids)} "
                      "(this commit on both sides)")
 
-    if scope is not None and (scope.covers(scoping.EVERY) or scope.instrument):
+    if everything or (scope is not None and scope.instrument):
         instrument(f"{scope.instrument or scope.why.get(scoping.EVERY, '')} differs")
-    if scope is not None and scope.covers(scoping.EVERY):
+    if everything:
         notes.append(f"every technique: {scope.why.get(scoping.EVERY) or scope.error} reaches all of them; their "
                      "figures are left to the scheduled run (python3 scripts/ci_plan.py --scheduled)")
-        reached = []
     pr = ci["pr"]
     trials, each, cap = int(pr["trials"]), float(pr["minutes_per_technique"]), float(pr["total_minutes"])
-    gated = [t for t in reached if t.id not in new]
+    gated = [t for t in suite.techniques
+             if not everything and (scope is None or scope.covers(t.id)) and t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
     near = {t.id: scoping.variants_reached(t.package_dir, scope.paths.get(t.id, ()), _head_text)
@@ -365,10 +322,9 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
             instrument("a change reaching every technique")
     out += gate_passes(gated, chosen, gate, against, minutes, trials)
     for name, p in passes.items():
-        if p.get("gate") or name == "new":
-            continue
         kept = [c["id"] for t in suite.techniques for c in t.claims
-                if c["ci"] == name and (every or scope.covers(t.id)) and t.id not in new]
+                if c["ci"] == name and (scope is None or scope.covers(t.id)) and t.id not in new
+                ] if not p.get("gate") and name != "new" else []
         if kept:
             out.append((name, "claims", kept, [f"-Djmh.claims={','.join(kept)}", *p["args"]]))
     for t in (t for t in suite.techniques if t.id in new):
@@ -389,9 +345,8 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
 # ---------------------------------------------------------------- the scheduled rotation
 
 def rotation(suite, minutes: Minutes) -> tuple:
-    """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each JDK's minutes of a night at
-    most ci.scheduled.night_minutes (each JDK has a runner of its own), timed from that JDK's forks where
-    it has any; every technique's every subject on every JDK once."""
+    """(nights, unplaced): nights = [[(jdk, technique, ids, minutes)]], each JDK's minutes of a night (its own
+    runner's, timed from its own forks where it has any) at most ci.scheduled.night_minutes."""
     sc = ci_settings(suite)["scheduled"]
     cap, trials = float(sc["night_minutes"]), int(sc["trials"])
     items, unplaced = [], []
@@ -408,8 +363,8 @@ def rotation(suite, minutes: Minutes) -> tuple:
                 whole = minutes.minutes(t, chunk + [i], trials)
                 if chunk and whole > cap:
                     items.append((jdk, t.id, chunk, chunk_min))
-                    chunk, whole = [i], m
-                if whole > cap:
+                    chunk, whole = [], m
+                if whole > cap:  # (the chunk is empty)
                     # alone over a night at its trials: a night of its own, where the budget brings the
                     # rule's look forward to the trials that fit (the first look's at least), else unplaced
                     first = minutes.minutes(t, [i], LOOKS[0])
@@ -417,9 +372,8 @@ def rotation(suite, minutes: Minutes) -> tuple:
                         items.append((jdk, t.id, [i], cap))
                     else:
                         unplaced.append((jdk, t.id, i, f"{first:.0f} min alone at {LOOKS[0]} trials, over a night's {cap:g}"))
-                    chunk, whole = [], 0.0
                     continue
-                chunk, chunk_min = chunk if i in chunk else chunk + [i], whole
+                chunk, chunk_min = chunk + [i], whole
             if chunk:
                 items.append((jdk, t.id, chunk, chunk_min))
     nights: list = []
@@ -580,13 +534,13 @@ def main(argv=None) -> int:
         for t in suite.techniques:
             whole = [fmt_min(minutes.minutes(t, all_ids(t), n)) for n in trials]
             head = [fmt_min(minutes.minutes(t, headline_ids(t), n)) for n in trials]
-            window = gate_window(t, gate_args)
-            seen, n = minutes.seen(t, all_ids(t))
+            window, keys = gate_window(t, gate_args), minutes.configurations(t, all_ids(t))
+            seen = sum((k, window) in minutes.observed for k in keys)  # timed by real gate passes at its window
             print(f"  {t.id}: every cited figure and claim ({len(all_ids(t))}): {' / '.join(whole)}; "
                   f"headline and gated ({', '.join(headline_ids(t))}): {' / '.join(head)}; "
                   f"{f'{window[0]} x {window[1]:g} s' if window else 'the classes own iterations'} a fork"
                   f"{' (its own gate_window)' if t.raw.get('gate_window') else ''}, "
-                  f"{seen} of {n} configurations timed by real gate passes")
+                  f"{seen} of {len(keys)} configurations timed by real gate passes")
         return 0
     if a.scheduled:
         nights, unplaced = rotation(suite, minutes)
