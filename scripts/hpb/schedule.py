@@ -79,14 +79,12 @@ def _named(ids, confs, suite: Suite) -> set:
     if unknown:
         raise InputError(f"-Djmh.claims: no claim or cited figure {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(known))}")
-    chosen = set()
-    for i in ids:
-        kind, t, c = known[i]
+    chosen, sides = set(), _by_side(confs, range(len(confs))).values()
+    for kind, t, c in (known[i] for i in ids):
         if kind == "claim":
             chosen |= {k for k, (_, r) in enumerate(confs) if twocommit.names(t, c, r)}
         else:
-            for pairs in _by_side(confs, range(len(confs))).values():
-                chosen |= set(_cited_members(pairs, t, c, suite) or ())
+            chosen |= {m for pairs in sides for m in _cited_members(pairs, t, c, suite) or ()}
     return chosen
 
 
@@ -200,10 +198,9 @@ def schedule(request, suite: Suite) -> dict:
     for n, e in enumerate(entries, 1):
         # a gate group runs at least to its first look; the others to their technique's minimum
         minimum = rule["looks"][0] if gate else trials if trials is not None else _min_trials(e, suite, confs)
-        mine = [c for c in cited if c["group"] is e]
-        groups.append({"id": f"g{n:02d}", "label": f"{e['group'].simple_class}.{e['group'].name} "
-                                                   f"{fmt_key_params(e['group'].params)}".rstrip(),
-                       "params": dict(e["group"].params), "members": e["members"], "baseline": e["baseline"],
+        mine, g = [c for c in cited if c["group"] is e], e["group"]
+        groups.append({"id": f"g{n:02d}", "label": f"{g.simple_class}.{g.name} {fmt_key_params(g.params)}".rstrip(),
+                       "params": dict(g.params), "members": e["members"], "baseline": e["baseline"],
                        "min_trials": minimum, "cited": [c["id"] for c in mine],
                        "headline": any(c["headline"] for c in mine),
                        "checks": _checks(e, confs, gained) if gate else [],
