@@ -77,8 +77,7 @@ def headline_ids(t) -> list:
 # ---------------------------------------------------------------- minutes, from measured forks
 
 def gate_window(t, gate_args) -> tuple | None:
-    """(iterations, seconds) a gate fork of technique t measures: its file's gate_window, else the
-    gate's -Djmh.i x -Djmh.r; None where neither is set (the classes' own)."""
+    """(iterations, seconds) a gate fork of technique t (None: the gate's) measures; None: the classes' own."""
     w = t.raw.get("gate_window") if t is not None else None
     if w:
         return (int(w["iterations"]), _seconds(w["time"])) if "iterations" in w else None
@@ -100,8 +99,7 @@ def window_args(t, gate_args) -> list:
 
 
 def judge_options(suite, pass_args: list) -> list:
-    """gate.py's options for a gate pass made with these mvn arguments: the gate's (suite.json), its fork
-    figure the one the pass's -Djmh.gateFigure stopped by (JMH's mean where it names none)."""
+    """gate.py's options (suite.json) for a gate pass made with these mvn arguments: its -Djmh.gateFigure's."""
     out, figure = list(suite.gate_judge()), _arg(pass_args, "gateFigure", "mean")
     if not pass_args:
         return out
@@ -118,9 +116,7 @@ class Minutes:
         self.window = gate_window(None, gate_args)
         self.forks: dict = {}  # (benchmark, params) -> [(fork seconds, measured seconds as run, seconds an op)]
         self.observed: dict = {}  # ((benchmark, params), window) -> [seconds of a real gate fork]
-        self.results: list = []
-        sources: dict = {}
-        runs = []
+        self.results, sources, runs = [], {}, []  # sources: (benchmark, params) -> the run its forks come from
         for f in sorted(RESULTS_DIR.glob("2*.json"), reverse=True):
             if f.name.endswith(".provenance.json"):
                 continue
@@ -373,7 +369,7 @@ def rotation(suite, minutes: Minutes) -> tuple:
                     else:
                         unplaced.append((jdk, t.id, i, f"{first:.0f} min alone at {LOOKS[0]} trials, over a night's {cap:g}"))
                     continue
-                chunk, chunk_min = chunk + [i], whole
+                chunk, chunk_min = chunk if i in chunk else chunk + [i], whole  # a cited id may be a claim's too
             if chunk:
                 items.append((jdk, t.id, chunk, chunk_min))
     nights: list = []
