@@ -560,8 +560,7 @@ def main(argv=None) -> int:
         for jdk, tid, i, why in unplaced:
             print(f"  not placed: JDK {jdk} {tid} {i}: {why}")
         return 0
-    notes: list = []
-    base = baseline_commit()
+    notes, base = [], baseline_commit()
     scope = None if a.all or os.environ.get("HPB_GATE") == "all" else scoping.of_change(base, suite)
     lines = plan(suite, base, scope, minutes=minutes, notes=notes)
     for n in [describe(scope, suite, base), *notes]:
