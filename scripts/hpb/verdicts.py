@@ -84,21 +84,23 @@ def resolution_figure(a: Result, b: Result, t: Technique | None, metric: str, ki
     exactly do not pose as an exact figure; None for other metrics."""
     if t is None or not (t.metric_info(metric) or {}).get("resolution"):
         return None
-    am, bm = t.measured(a, metric), t.measured(b, metric)
+    return measured_figure(a, b, t, metric, kind)
+
+
+def measured_figure(a: Result, b: Result, t: Technique, metric: str, kind: str, base_metric=None) -> Figure:
+    """a's `metric` against b's `base_metric` (default: the same) as the technique measures them: a/b for a
+    'ratio', else a speed-up."""
+    am, bm = t.measured(a, metric), t.measured(b, metric if base_metric is None else base_metric)
     return stats.ratio(am, bm) if kind == "ratio" else stats.speedup(am, bm, _direction(t, metric, am.unit))
 
 
-def _applies(tol: dict, method: str, variant: str | None, params: dict) -> bool:
-    """Whether a tolerance covers this method, variant and param set: whatever of them it names must match."""
-    return ((not tol.get("method") or tol["method"] == method)
-            and (not tol.get("variant") or tol["variant"] == variant)
-            and (not tol.get("params") or param_matches(params, resolve_params(tol["params"], [params]))))
-
-
 def ratio_tolerance(suite: Suite, t: Technique | None, group: Group, label: str) -> tuple[float, str]:
-    """(tolerance in %, where it came from): the technique's first matching ratio_tolerance, else the suite's."""
+    """(tolerance in %, where it came from): the technique's first ratio_tolerance covering this method, variant
+    and param set (whatever of them it names must match), else the suite's."""
     for tol in (t.tolerances if t else []):
-        if _applies(tol, group.name, label, group.params):
+        if not all(not tol.get(k) or tol[k] == v for k, v in (("method", group.name), ("variant", label))):
+            continue
+        if not tol.get("params") or param_matches(group.params, resolve_params(tol["params"], [group.params])):
             return float(tol["pct"]), tol["why"]
     return float(suite.regression.get("ratio_tolerance_pct", 15)), "suite default"
 
@@ -112,12 +114,9 @@ def check_units(results, suite: Suite) -> None:
         used.setdefault(t.benchmark, set()).update(c.get("metric", "primary") for c in t.cited)
         used[t.benchmark].add(ALLOC)
     for r in results:
-        t = suite.technique(r.cls)
-        for name in used.get(r.cls, {ALLOC}):
-            if name == "primary":
-                continue
+        for name in used.get(r.cls, {ALLOC}) - {"primary"}:
             m = r.secondary.get(name)
-            if m is not None and not metric_unit_ok(t, name, m.unit):
+            if m is not None and not metric_unit_ok(suite.technique(r.cls), name, m.unit):
                 raise InputError(f"{r.source}: {describe(r)} {name}: unit {m.unit!r} is not the one the suite judges")
 
 
@@ -168,8 +167,7 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
         a, b = va.metric(metric), ba.metric(base_metric)
         if not comparable(a.unit, b.unit) and not (a.unit == "#" or b.unit == "#"):
             raise InputError(f"{va.source}: {claim['id']}: {a.unit} and {b.unit} cannot be compared")
-        a, b = t.measured(va, metric), t.measured(ba, base_metric)
-        fig = stats.ratio(a, b) if kind == "ratio" else stats.speedup(a, b, _direction(t, metric, a.unit))
+        fig = measured_figure(va, ba, t, metric, kind, base_metric)
         # forks paired by trial give the fork-level interval: one fork's iterations say nothing of the next's JIT
         forked = paired_figure(va, ba, t, metric, kind) if metric == base_metric else None
         if forked is not None and forked[1].n >= 2:
@@ -179,8 +177,7 @@ def judge_claim(results, claim: dict, t: Technique, suite: Suite, enforced=True,
             x = 1 + bar / 100
             note = f"no difference within +/-{bar:g}%: the whole interval inside [{1 / x:.3g}, {x:.3g}]"
             point_clears = not math.isnan(v) and 1 / x <= v <= x
-            decided = fig.known
-            passed = decided and stats.equivalent(fig, bar)
+            decided, passed = fig.known, fig.known and stats.equivalent(fig, bar)
         else:
             note = f"{desc} {need} {bar:g}x at the pessimistic end"
             point_clears = not math.isnan(v) and (v >= bar if need == ">=" else v <= bar)
