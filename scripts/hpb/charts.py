@@ -28,38 +28,17 @@ PANELS = [  # secondary metric, axis label
 ]
 
 
-def series(groups):
-    """Groups of one benchmark method (or method pair) and mode: one chart each."""
-    out: dict = {}
-    for g in groups:
-        out.setdefault((g.cls, g.name, g.mode), []).append(g)
-    return out
-
-
-def chart_name(cls: str, name: str, mode: str, all_modes) -> str:
-    base = f"{cls.rsplit('.', 1)[-1]}-{name}"
-    return slug(base + (f"-{mode}" if len(all_modes) > 1 else ""))
-
-
 def vs_baseline(r, b, t) -> tuple:
     """(ratio, lo, hi) of r against baseline b: forks paired by trial, else JMH's intervals combined."""
     p = paired_figure(r, b, t, "primary", "speedup")
     return tuple(p[0] if p and p[1].n >= 2 else stats.speedup(r.primary, b.primary))
 
 
-def _varying(gs) -> list:
-    """Param names whose value differs between the groups (the others go in the title)."""
-    keys = dict.fromkeys(k for g in gs for k in g.params)
-    return [k for k in keys if len({g.params.get(k) for g in gs}) > 1]
-
-
-def _over_forks(metric="primary"):
-    """value_err for _bars: a label's metric over forks as (score, lo, hi)."""
-    def value_err(g, label):
-        r = dict(g.rows).get(label)
-        m = None if r is None else r.over_forks(metric)
-        return None if m is None else (m.score, m.lo, m.hi)
-    return value_err
+def _over_forks(g, label, metric="primary"):
+    """A value_err for _bars: a label's metric over forks as (score, lo, hi)."""
+    r = dict(g.rows).get(label)
+    m = None if r is None else r.over_forks(metric)
+    return None if m is None else (m.score, m.lo, m.hi)
 
 
 def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
@@ -67,20 +46,18 @@ def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
     width = 0.8 / max(len(labels), 1)
     vals = []
     for i, lbl in enumerate(labels):
-        xs, ys, elo, ehi = [], [], [], []
+        pts = []  # (x, value, error below, error above)
         for x, g in enumerate(gs):
             got = value_err(g, lbl)
             if got is None or not math.isfinite(got[0]):
                 continue
             v, lo, hi = got
-            xs.append(x - 0.4 + width * (i + 0.5))
-            ys.append(v)
             lo = v if not math.isfinite(lo) else max(min(lo, v), 0)
             hi = v if math.isnan(hi) else (v * 10 if math.isinf(hi) else max(hi, v))
-            elo.append(v - lo)
-            ehi.append(hi - v)
-        if not xs:
+            pts.append((x - 0.4 + width * (i + 0.5), v, v - lo, hi - v))
+        if not pts:
             continue
+        xs, ys, elo, ehi = (list(c) for c in zip(*pts))
         bars = ax.bar(xs, ys, width * 0.95, yerr=[elo, ehi], capsize=2, label=str(lbl),
                       error_kw={"elinewidth": 0.8})
         vals += [y for y in ys if y > 0]
@@ -98,7 +75,8 @@ def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
 def render(gs, title: str, t=None) -> plt.Figure:
     """One figure for the groups of one benchmark method and mode."""
     labels = list(dict.fromkeys(lbl for g in gs for lbl, _ in g.rows))
-    varying = _varying(gs)
+    # the params whose value differs between the groups label the bars; the others go in the title
+    varying = [k for k in dict.fromkeys(k for g in gs for k in g.params) if len({g.params.get(k) for g in gs}) > 1]
     present = [(m, lbl) for m, lbl in PANELS
                if any(r.metric(m) is not None and (m != GC_TIME or r.metric(m).score > 0)
                       for g in gs for _, r in g.rows)]
@@ -107,23 +85,19 @@ def render(gs, title: str, t=None) -> plt.Figure:
     fig, axes = plt.subplots(npan, 1, figsize=(width, 2.0 + 2.6 * npan), squeeze=False)
     axes = [a[0] for a in axes]
     unit = gs[0].rows[0][1].primary.unit
-
     if any(g.baseline is not None for g in gs):
         def primary(g, lbl):
-            b = g.base_result()
-            r = dict(g.rows).get(lbl)
-            if b is None or r is None:
-                return None
-            return (1.0, 1.0, 1.0) if r is b else vs_baseline(r, b, t)
+            b, r = g.base_result(), dict(g.rows).get(lbl)
+            return None if b is None or r is None else (1.0, 1.0, 1.0) if r is b else vs_baseline(r, b, t)
         base_names = sorted({str(g.baseline) for g in gs if g.baseline is not None})
         ylabel = f"vs {', '.join(base_names)} = 1.0x (higher is better)"
         _bars(axes[0], gs, labels, primary, ylabel, log_if_span=20, annotate=lambda v: f"{fmt_num(v)}x")
         axes[0].axhline(1.0, color="grey", lw=0.8, ls="--")
     else:
         better = "higher" if higher_is_better(unit) else "lower"
-        _bars(axes[0], gs, labels, _over_forks(), f"score ({unit}, {better} is better)", log_if_span=20)
+        _bars(axes[0], gs, labels, _over_forks, f"score ({unit}, {better} is better)", log_if_span=20)
     for ax, (m, lbl) in zip(axes[1:], present):
-        _bars(ax, gs, labels, _over_forks(m), lbl, log_if_span=100)
+        _bars(ax, gs, labels, lambda g, label, m=m: _over_forks(g, label, m), lbl, log_if_span=100)
     ticks = [fmt_params(g.params, skip=[k for k in g.params if k not in varying]) if varying else "" for g in gs]
     many = len(gs) > 4
     for ax in axes:
@@ -154,15 +128,16 @@ def render_size(gs, size_param: str, title: str) -> plt.Figure | None:
         return None
     unit = gs[0].rows[0][1].primary.unit
     fig, ax = plt.subplots(figsize=(8, 5))
+    every = []
     for (lbl, rest), pts in lines.items():
         pts.sort(key=lambda p: p[0])
-        xs = [p[0] for p in pts]
-        ys = [convert(p[1].score, p[1].unit, unit) for p in pts]
-        err = [convert(p[1].error, p[1].unit, unit) if p[1].known else 0 for p in pts]
-        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=2, label=lbl + (f" ({rest})" if rest else ""))
+        ys = [convert(m.score, m.unit, unit) for _, m in pts]
+        err = [convert(m.error, m.unit, unit) if m.known else 0 for _, m in pts]
+        ax.errorbar([x for x, _ in pts], ys, yerr=err, marker="o", capsize=2,
+                    label=lbl + (f" ({rest})" if rest else ""))
+        every += ys
     ax.set_xscale("log")
-    ys = [convert(p[1].score, p[1].unit, unit) for pts in lines.values() for p in pts]
-    if ys and min(ys) > 0 and max(ys) / min(ys) > 20:
+    if every and min(every) > 0 and max(every) / min(every) > 20:
         ax.set_yscale("log")
     better = "higher" if higher_is_better(unit) else "lower"
     ax.set_xlabel(f"{size_param} (log scale)")
@@ -186,7 +161,9 @@ def write_charts(results, out_dir, suite=None) -> list:
     """Write every chart; returns [(cls, name, mode, kind, png_path)]."""
     out_dir = Path(out_dir)
     made = []
-    ser = series(group_results(results, suite))
+    ser: dict = {}  # the groups of one benchmark method (or method pair) and mode: one chart each
+    for g in group_results(results, suite):
+        ser.setdefault((g.cls, g.name, g.mode), []).append(g)
     for (cls, name, mode), gs in ser.items():
         modes = {m for (c, n, m) in ser if c == cls and n == name}
         t = suite.technique(cls) if suite else None
@@ -194,7 +171,7 @@ def write_charts(results, out_dir, suite=None) -> list:
         what = f"{simple}.{name}" + (" and the methods paired with it" if gs[0].label_kind == "method" else "")
         mode_name = MODE_NAMES.get(mode, mode)
         title = f"{t.title if t else simple}\n{what}: {mode_name} ({gs[0].rows[0][1].primary.unit})"
-        fname = chart_name(cls, name, mode, modes)
+        fname = slug(f"{simple}-{name}" + (f"-{mode}" if len(modes) > 1 else ""))
         made.append((cls, name, mode, "bars", save(render(gs, title, t), out_dir, fname)))
         size_param = (t.size_param if t else None) or ("size" if any("size" in g.params for g in gs) else None)
         if size_param:
