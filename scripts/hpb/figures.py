@@ -1,11 +1,7 @@
 """The figures the suite cites, judged once (assemble): each cited figure per machine and boot, from trials runs
 only, the reference machine's (most trials) to cite beside every other's; the write-ups' figures against ours; one
-environment against another; a user's run against the cited figures.
-
-A figure is decided when every machine's interval clears 1.0x and the bar of the technique's claim on the pair, on
-the same side of each; equivalent when every interval lies within +/-EQUIVALENT_PCT (or a "within" claim's X) of
-1.0x; else undecided, with the trials that would clear the nearest line. A footprint ratio below NEAR_ZERO is judged
-in bytes of the baseline's, since a ratio of 0.002x [0, 0.005] is all resolution and no ratio.
+environment against another; a user's run against the cited figures. Decided, equivalent, undecided and a
+footprint near zero: docs/protocol.md (Machines and boots).
 """
 from __future__ import annotations
 
@@ -18,11 +14,12 @@ from .evidence import Pool, fingerprint, pools
 from .machines import across, cpu_label, machine_figure, rests_on
 from .select import Group, find_group, group_results, param_matches, resolve_params, select
 from .stats import Figure
-from .verdicts import Verdict, _direction, judge_claim, paired_logs, ratio_tolerance, resolution_figure
+from .verdicts import Verdict, _direction, judge_claim, measured_figure, paired_logs, ratio_tolerance, resolution_figure
 
 EQUIVALENT_PCT = 5.0
 PRECISION_PCT = 10.0  # what a headline figure should reach on the reference machine
-NEAR_ZERO = 0.05
+NEAR_ZERO = 0.05  # a footprint ratio below it is judged in bytes: 0.002x [0, 0.005] is all resolution, no ratio
+REFERENCE_JDK = "17"  # the JDK every figure is cited on first and pull requests are gated on
 # words for how the newest run's sampling of a figure's group ended (the provenance's groups[].ended)
 ENDED = {"precision": "sampling ended on its precision", "budget": "sampling ended on the budget",
          "fixed": "a fixed number of trials (-Djmh.trials)", "cap": "sampling ended at the 50-trial cap",
@@ -87,13 +84,10 @@ def settle(fig: Figure, spread: float, bar, within) -> tuple:
     sides = tuple(fig.value > x for x in lines)
     if fig.known and all((fig.lo > x) if up else (fig.hi < x) for x, up in zip(lines, sides)):
         return "decided", None, sides
-    m = math.log(fig.value)
-    dist = min(abs(m - math.log(x)) for x in lines)
-    need = stats.trials_needed(spread, dist)
-    if abs(m) < math.log(1 + pct / 100):
-        eq = stats.trials_needed(spread, math.log(1 + pct / 100) - abs(m))
-        need = eq if need is None or (eq is not None and eq < need) else need
-    return "undecided", need, sides
+    m, band = math.log(fig.value), math.log(1 + pct / 100)
+    # the fewest trials that would clear the nearest line or, inside the band, show it equivalent (None: distance <= 0)
+    need = [stats.trials_needed(spread, d) for d in (min(abs(m - math.log(x)) for x in lines), band - abs(m))]
+    return "undecided", min((n for n in need if n is not None), default=None), sides
 
 
 def status_of(mfigs: list, bar, within) -> tuple:
@@ -142,18 +136,17 @@ def cited(pool: Pool, suite, reference: str) -> list:
         status, need, why = status_of(mfigs, bar, within)
         run, a, b = newest[ref.machine]
         info = t.metric_info(metric) or {}
-        before = t.measured(b, metric).score if info.get("unit") == "bytes" and kind == "ratio" else None
+        near_zero = info.get("unit") == "bytes" and kind == "ratio" and ref.figure.value < NEAR_ZERO
         ended = [g.get("ended", "") for g in ((run.provenance or {}).get("trials") or {}).get("groups") or []
                  if c["id"] in (g.get("precision") or {})]
-        acr = across(mfigs)
         v = Verdict("cited", c["label"], status, why, c["id"], t.id, dict(c.get("params") or {}), ref.figure, bar,
-                    extra={"machine_figures": mfigs, "across": acr, "reference": ref.machine, "rests_on": rests_on(mfigs),
-                           "trials": sum(m.trials for m in mfigs), "need": need, "disturbed": disturbed, "forks": total,
-                           "ended": ENDED.get(ended[-1], ended[-1]) if ended else "", "metric": metric, "kind": kind,
+                    extra={"machine_figures": mfigs, "across": across(mfigs), "reference": ref.machine,
+                           "rests_on": rests_on(mfigs), "trials": sum(m.trials for m in mfigs), "need": need,
+                           "disturbed": disturbed, "forks": total, "metric": metric, "kind": kind,
+                           "ended": ENDED.get(ended[-1], ended[-1]) if ended else "", "within": within,
                            "method": c["method"], "variant": c["variant"], "baseline": c["baseline"],
-                           "env": pool.env, "code": pool.code, "within": within,
-                           "bytes": before if before is not None and ref.figure.value < NEAR_ZERO else None,
-                           "resolution": bool(info.get("resolution")), "runs": names})
+                           "env": pool.env, "code": pool.code, "resolution": bool(info.get("resolution")),
+                           "bytes": t.measured(b, metric).score if near_zero else None, "runs": names})
         v.extra["precision"] = precision(v)
         out.append(v)
     return out
@@ -288,13 +281,11 @@ def reproduce(cited_records: list, runs: list, suite) -> list:
         if not mine:
             continue
         figs = machine_figures(mine, t, spec, suite)[0]
-        how = ""
         if figs:
-            new = figs[0].figure
+            new, how = figs[0].figure, ""
         else:
-            a, b = pair_of(mine[-1][1], t, spec, suite)
-            am, bm = t.measured(a, spec.get("metric", "primary")), t.measured(b, spec.get("metric", "primary"))
-            new = stats.ratio(am, bm) if spec.get("kind") == "ratio" else stats.speedup(am, bm, _direction(t, spec.get("metric", "primary"), am.unit))
+            metric, kind = spec.get("metric", "primary"), spec.get("kind", "speedup")
+            new = measured_figure(*pair_of(mine[-1][1], t, spec, suite), t, metric, kind)
             how = "; yours is from iteration-level intervals (not a trials run)"
         machines = [Figure(m["value"], _num(m["lo"]), _num(m["hi"])) for m in c.get("machine_figures") or []] or \
             [Figure(c["value"], c["lo"], c["hi"])]
@@ -348,9 +339,6 @@ class TechniqueEvidence:
         return self.pools[0] if self.pools else None
 
 
-REFERENCE_JDK = "17"  # the JDK every figure is cited on first and pull requests are gated on
-
-
 def env_order(env, reference_jdk: str = REFERENCE_JDK):
     """Sort key: the reference JDK with the fewest extra JVM options first, then by JDK and options."""
     major = int(env.jdk_major) if env.jdk_major.isdigit() else 999
@@ -390,8 +378,7 @@ def assemble(runs: list, suite, require_full=True) -> list:
             g = Group(t.benchmark, spec["method"], "", 1, dict(spec.get("params") or {}), "variant")
             return ratio_tolerance(suite, t, g, spec["variant"])[0]
         comparisons = [(p, compare_environments(cites[id(ref)], cites[id(p)], tol)) for p in shown[1:]]
-        on_ref = [x for x in ref.runs if x[0].machine == reference] or ref.runs
-        newest = max(on_ref, key=lambda x: x[0].name)
+        newest = max([x for x in ref.runs if x[0].machine == reference] or ref.runs, key=lambda x: x[0].name)
         claims = [v for c in t.claims for v in judge_claim(newest[1], c, t, suite, True, allow_missing=True)] + \
             [v for c in t.targets for v in judge_claim(newest[1], c, t, suite, False, allow_missing=True)]
         agreement = [(v, run_agreement(ref, next(c for c in t.cited if c["id"] == v.id), suite)) for v in cites[id(ref)]]
