@@ -12,8 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from hpb import charts as charts_lib
-from hpb import cli, config, evidence, figures, verdicts
+from hpb import charts as charts_lib, cli, config, evidence, figures, verdicts
 from hpb.machines import cpu_label
 from hpb.markdown import fmt_metric, fmt_num, fmt_params, fmt_ratio, table, write_atomic
 from hpb.model import ALLOC, REPO, RESULTS_DIR, result_files
@@ -27,6 +26,8 @@ ENV_WORDS = {"grew": "the gain grew", "shrank": "the gain shrank", "held": "held
 # for a figure read as after / before (a footprint or GC time: lower is better) the words say so
 RATIO_WORDS = {"grew": "after / before rose (less saved)", "shrank": "after / before fell (more saved)", "held": "held",
                "unsettled": "unsettled (interval too wide)"}
+PROTOCOLS = {"trials": "trials (forks paired by trial)", "jmh-forks": "JMH's fork order (history)"}
+NEXT_JDK = "25"
 METHOD = ("Every interval is a 95% Student t interval on the log scale over forks, the unit of replication "
           "(`scripts/hpb/stats.py`, docs/protocol.md): a pair's forks paired by trial (both ran back to back), "
           "else the two sides' forks compared unpaired (Welch). A figure covers the trials of one machine; "
@@ -40,59 +41,47 @@ def rel(path, start) -> str:
 def env_name(env, base=None) -> str:
     """'JDK 17.0.15', 'JDK 25.0.3 with -XX:+UseCompactObjectHeaders' or 'JDK 25.0.3 with -XX:+UseZGC
     instead of -XX:+UseG1GC': the JVM options that differ from the reference's."""
-    s = f"JDK {env.jdk}"
-    if base is None:
-        return s
-    extra = [a for a in env.jvm_args if a not in base.jvm_args]
-    gone = [a for a in base.jvm_args if a not in env.jvm_args]
-    if extra:
-        s += " with " + " ".join(extra)
-    return s + ((" instead of " if extra else " without ") + " ".join(gone) if gone else "")
+    extra = [a for a in env.jvm_args if a not in base.jvm_args] if base is not None else []
+    gone = [a for a in base.jvm_args if a not in env.jvm_args] if base is not None else []
+    return (f"JDK {env.jdk}" + (" with " + " ".join(extra) if extra else "")
+            + ((" instead of " if extra else " without ") + " ".join(gone) if gone else ""))
+
+
+def prediction(v) -> str:
+    """The 95% prediction interval for a new machine, where there is one: '[3.1, 5.2] (95% prediction)'."""
+    across = v.extra.get("across")
+    predicts = across is not None and across.predicts
+    return f"[{across.pred_lo:.3g}, {across.pred_hi:.3g}] (95% prediction)" if predicts else ""
 
 
 def cite_text(v, short=False) -> str:
     """'**4x [3.63, 4.41]** on AMD EPYC x2 (9 trials); 4.2x [3.1, 5.6] on Intel Xeon x2 (4 trials)', the reference
     machine's in bold; short: without the trials and processor count ('**4x [3.63, 4.41]** AMD EPYC; ...')."""
-    ms = v.extra["machine_figures"]
     parts = [("**{}**" if i == 0 else "{}").format(fmt_ratio(*m.figure))
              + (f" {re.sub(r' x[0-9]+$', '', m.label)}" if short else f" on {m.label} ({m.trials} trial{'s' * (m.trials != 1)})")
-             for i, m in enumerate(ms)]
+             for i, m in enumerate(v.extra["machine_figures"])]
     before, f = v.extra.get("bytes"), v.figure
     if before:  # a footprint ratio near zero, judged in bytes
         parts[0] += (f" ({fmt_num(f.value * before)} B [{fmt_num(f.lo * before)}, {fmt_num(f.hi * before)}] "
                      f"of the baseline's {fmt_num(before)} B)")
-    text = "; ".join(parts)
-    across = v.extra.get("across")
-    if across is not None and across.predicts:
-        text += f"; a new machine: [{across.pred_lo:.3g}, {across.pred_hi:.3g}] (95% prediction)"
-    return text
+    return "; ".join(parts) + (f"; a new machine: {prediction(v)}" if prediction(v) else "")
 
 
 def readme_text(v) -> str:
     """The README's short form: '**4x [3.63, 4.41]** AMD EPYC; 3 machines, a new one: [3.1, 5.2]'."""
-    ms = v.extra["machine_figures"]
-    text = cite_text(v, True).split("; ")[0]
-    across = v.extra.get("across")
-    if len(ms) > 1:
-        text += f"; {len(ms)} machines" + (f", a new one: [{across.pred_lo:.3g}, {across.pred_hi:.3g}] (95% prediction)"
-                                           if across is not None and across.predicts else "")
-    return text
+    n = len(v.extra["machine_figures"])
+    more = f"; {n} machines" + (f", a new one: {prediction(v)}" if prediction(v) else "") if n > 1 else ""
+    return cite_text(v, True).split("; ")[0] + more
 
 
 def status_text(v, headline=False) -> str:
     need = v.extra.get("need")
-    s = f"**{v.outcome}**: {v.reason}" if v.outcome == "undecided" and need is None else f"**{v.outcome}**"
-    if v.outcome == "undecided" and need:
-        s += f": about {need} trials a machine would decide it"
-    elif v.outcome != "undecided":
-        s += f" ({v.reason})"
+    s = (f"**{v.outcome}** ({v.reason})" if v.outcome != "undecided" else f"**undecided**: {v.reason}" if need is None
+         else f"**undecided**: about {need} trials a machine would decide it" if need else "**undecided**")
     if headline:
         reached, words = v.extra["precision"]
         s += f"; headline, {words} on the reference machine: {'within' if reached else 'not within'} +/-{figures.PRECISION_PCT:g}%"
     return s
-
-
-PROTOCOLS = {"trials": "trials (forks paired by trial)", "jmh-forks": "JMH's fork order (history)"}
 
 
 def runs_section(runs, require_full) -> list:
@@ -132,8 +121,7 @@ def cited_section(evs) -> list:
         within = [f"{name} {v.extra['precision'][1]}{where(v)}" for name, v in heads if v.extra["precision"][0]]
         beyond = [f"{name} {v.extra['precision'][1]}{where(v)}" for name, v in heads if not v.extra["precision"][0]]
         on = "each technique's reference machine" if len(machines) > 1 else f"the reference machine ({machines[0]})"
-        lines += [f"Headline figures on {on}: "
-                  f"{len(within)} of {len(heads)} within +/-{figures.PRECISION_PCT:g}%"
+        lines += [f"Headline figures on {on}: {len(within)} of {len(heads)} within +/-{figures.PRECISION_PCT:g}%"
                   + (f" ({'; '.join(within)})" if within else "") + (f"; not within: {'; '.join(beyond)}." if beyond else "."), ""]
     for ev in evs:
         t = ev.technique
@@ -351,9 +339,6 @@ def answers_block(evs, readme: Path) -> list:
     return ["_Generated by `python3 scripts/report.py --readme README.md` from `results/`; every figure is in "
             "[results/REPORT.md](results/REPORT.md)._", ""] + \
         table(["technique", "figure to cite (JDK 17)", f"the same on JDK {NEXT_JDK}", "which to pick"], rows)
-
-
-NEXT_JDK = "25"
 
 
 def next_jdk_text(ev, cite: str) -> str:
