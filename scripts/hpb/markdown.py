@@ -14,16 +14,12 @@ from .model import Metric
 def fmt_num(x, digits: int = 3) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x == 0:
-        return "0"
+    if x == 0 or math.isinf(x):
+        return "0" if x == 0 else "inf" if x > 0 else "-inf"
     a = abs(x)
     if a >= 1e6 or a < 1e-3:
         return f"{x:.{digits - 1}e}"
-    if a >= 100:
-        return f"{x:,.0f}" if a >= 1000 else f"{x:.1f}"
-    return f"{x:.{digits}g}"
+    return f"{x:,.0f}" if a >= 1000 else f"{x:.1f}" if a >= 100 else f"{x:.{digits}g}"
 
 
 _PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.+-]+")
@@ -37,34 +33,24 @@ def fmt_params(params: dict, skip=()) -> str:
 
 
 def fmt_metric(m: Metric | None) -> str:
-    if m is None:
-        return ""
-    err = fmt_num(m.error) if m.known else "n/a"
-    return f"{fmt_num(m.score)} ± {err} {m.unit}".strip()
+    return "" if m is None else f"{fmt_num(m.score)} ± {fmt_num(m.error) if m.known else 'n/a'} {m.unit}".strip()
 
 
 def fmt_ratio(r: float, lo: float = math.nan, hi: float = math.nan) -> str:
-    s = f"{fmt_num(r)}x"
-    if math.isnan(lo) or math.isnan(hi):
-        return s + " [n/a]"
-    return f"{s} [{fmt_num(lo)}, {fmt_num(hi)}]"
+    return f"{fmt_num(r)}x " + ("[n/a]" if math.isnan(lo) or math.isnan(hi) else f"[{fmt_num(lo)}, {fmt_num(hi)}]")
 
 
 def cell(text) -> str:
     """Text for a Markdown table cell: a literal | would end the cell, a newline the row."""
-    s = "" if text is None else str(text)
-    s = s.replace("\\|", "|").replace("|", "\\|")
+    s = ("" if text is None else str(text)).replace("\\|", "|").replace("|", "\\|")
     return re.sub(r"\s*[\r\n]+\s*", " ", s).strip()
 
 
 def table(header: list, rows: list) -> list:
     """Lines of a Markdown table; every cell is escaped here, so callers pass plain text."""
     n = len(header)
-    out = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * n]
-    for r in rows:
-        r = list(r) + [""] * (n - len(r))
-        out.append("| " + " | ".join(cell(c) for c in r[:n]) + " |")
-    return out
+    out = ["| " + " | ".join(cell(c) for c in (list(r) + [""] * n)[:n]) + " |" for r in [header, *rows]]
+    return out[:1] + ["|" + "---|" * n] + out[1:]
 
 
 def text_table(header: list, rows: list, max_width: int = 110) -> list:
