@@ -18,14 +18,11 @@ from .markdown import fmt_num, fmt_params, slug, write_atomic  # noqa: E402
 from .model import ALLOC, GC_TIME, convert, higher_is_better  # noqa: E402
 from .select import group_results  # noqa: E402
 
-
 MODE_NAMES = {"thrpt": "throughput", "avgt": "average time", "sample": "sampled time",
               "ss": "single-shot time", "all": "all modes"}
-PANELS = [  # secondary metric, axis label
-    (ALLOC, "allocated per operation (B/op, lower is better)"),
-    ("bytesPerEntry", "memory per entry (bytes, lower is better)"),
-    (GC_TIME, "GC time in the measurement (ms, lower is better)"),
-]
+PANELS = [(ALLOC, "allocated per operation (B/op, lower is better)"),  # secondary metric, axis label
+          ("bytesPerEntry", "memory per entry (bytes, lower is better)"),
+          (GC_TIME, "GC time in the measurement (ms, lower is better)")]
 
 
 def vs_baseline(r, b, t) -> tuple:
@@ -69,7 +66,6 @@ def _bars(ax, gs, labels, value_err, ylabel, log_if_span=None, annotate=None):
         ax.set_yscale("log")
     ax.set_ylabel(ylabel, fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    return bool(vals)
 
 
 def render(gs, title: str, t=None) -> plt.Figure:
