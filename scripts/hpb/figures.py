@@ -39,8 +39,7 @@ def pair_of(results, t, c: dict, suite):
 def machine_figures(trial_runs: list, t, c: dict, suite) -> tuple:
     """([MachineFigure], {machine: (newest run, a, b)}, (disturbed forks, forks), run names) for c."""
     metric, kind = c.get("metric", "primary"), c.get("kind", "speedup")
-    logs: dict = {}
-    newest: dict = {}
+    logs, newest = {}, {}
     disturbed = total = 0
     for run, rs in sorted(trial_runs, key=lambda x: x[0].name):
         got = pair_of(rs, t, c, suite)
@@ -58,14 +57,14 @@ def machine_figures(trial_runs: list, t, c: dict, suite) -> tuple:
 
 def bar_of(t, c: dict, results) -> tuple:
     """(bar, within %) of the technique's CI claim, else target, on c's pair, configurations and metric."""
-    metric = c.get("metric", "primary")
+    metric, params = c.get("metric", "primary"), c.get("params") or {}
     pool = [r.params for r in results if r.cls == t.benchmark]
     for claim in t.claims + t.targets:
         if (claim.get("method"), claim["variant"], claim["baseline"], claim.get("metric", "primary")) != \
                 (c["method"], c["variant"], c["baseline"], metric) or claim.get("baseline_metric", metric) != metric:
             continue
-        if not param_matches({k: str(v) for k, v in (c.get("params") or {}).items()},
-                             {k: v for k, v in resolve_params(claim.get("params"), pool).items() if k in (c.get("params") or {})}):
+        if not param_matches({k: str(v) for k, v in params.items()},
+                             {k: v for k, v in resolve_params(claim.get("params"), pool).items() if k in params}):
             continue
         if "within_pct" in claim:
             return None, float(claim["within_pct"])
@@ -268,15 +267,20 @@ def compare_environments(base: list, other: list, tolerance_for) -> list:
 def reproduce(cited_records: list, runs: list, suite) -> list:
     """Each cited figure (cited.json) the runs measured in its environment (JDK feature release, VM, JVM options):
     the user's figure (forks paired by trial, else JMH's intervals of the newest run) and whether it reproduces
-    (inside the prediction for a new machine where there is one, else meeting the machines' range widened by their
-    intervals), and whether the user's machine differs beyond their run's noise."""
+    (README: inside the prediction, else meeting the machines' range), and whether the machine differs beyond noise."""
+    def num(x) -> float:
+        return math.nan if x is None else math.inf if x == "inf" else x
+
+    def env_matches(r, env: dict, t, results) -> bool:
+        return (r.env.jdk_major == env.get("jdk_major") and r.env.vm == env.get("vm")
+                and list(t.env_jvm_args(r, results)) == list(env.get("jvm_args", [])))
     out = []
     for c in cited_records:
         t = suite.by_id(c["technique"])
         spec = next((x for x in t.cited if x["id"] == c["id"]), None) if t else None
         if spec is None:
             continue
-        mine = [(run, [r for r in run.results if r.cls == t.benchmark and _env_matches(r, c["env"], t, run.results)]) for run in runs]
+        mine = [(run, [r for r in run.results if r.cls == t.benchmark and env_matches(r, c["env"], t, run.results)]) for run in runs]
         mine = [(run, rs) for run, rs in mine if rs and pair_of(rs, t, spec, suite) is not None]
         if not mine:
             continue
@@ -287,7 +291,7 @@ def reproduce(cited_records: list, runs: list, suite) -> list:
             metric, kind = spec.get("metric", "primary"), spec.get("kind", "speedup")
             new = measured_figure(*pair_of(mine[-1][1], t, spec, suite), t, metric, kind)
             how = "; yours is from iteration-level intervals (not a trials run)"
-        machines = [Figure(m["value"], _num(m["lo"]), _num(m["hi"])) for m in c.get("machine_figures") or []] or \
+        machines = [Figure(m["value"], num(m["lo"]), num(m["hi"])) for m in c.get("machine_figures") or []] or \
             [Figure(c["value"], c["lo"], c["hi"])]
         pred = c.get("prediction")
         known = [m for m in machines if m.known]
@@ -312,14 +316,6 @@ def reproduce(cited_records: list, runs: list, suite) -> list:
         out.append(Verdict("reproduce", c["label"], outcome, note + how, c["id"], t.id, c.get("params") or {}, new,
                            extra={"cited": Figure(c["value"], c["lo"], c["hi"]), "env": c["env"], "runs": [r.name for r, _ in mine]}))
     return out
-
-
-def _num(x) -> float:
-    return math.nan if x is None else math.inf if x == "inf" else x
-
-
-def _env_matches(r, env: dict, t, results) -> bool:
-    return r.env.jdk_major == env.get("jdk_major") and r.env.vm == env.get("vm") and list(t.env_jvm_args(r, results)) == list(env.get("jvm_args", []))
 
 
 @dataclass
