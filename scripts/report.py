@@ -277,12 +277,10 @@ def build_report(runs, evs, suite, readiness, made, report_path: Path, require_f
     return "\n".join(lines).rstrip() + "\n"
 
 
-def finite(x):
-    """A number for JSON: null when unknown, "inf" for an unbounded end."""
-    return None if x != x else "inf" if x == float("inf") else x
-
-
 def cited_records(evs) -> list:
+    def finite(x):
+        """A number for JSON: null when unknown, "inf" for an unbounded end."""
+        return None if x != x else "inf" if x == float("inf") else x
     out = []
     for ev in evs:
         for p in ev.pools:
