@@ -64,10 +64,8 @@ def paired_logs(a: Result, b: Result, t: Technique | None, metric: str, kind: st
     if not (a.paired and b.paired) or len(fa) != len(a.trials) or len(fb) != len(b.trials):
         return None
     logs = forks.paired_logs(fa, a.trials, fb, b.trials)
-    unit = (a.metric(metric) or a.primary).unit
-    if kind != "ratio" and not _direction(t, metric, unit):
-        logs = [-x for x in logs]
-    return logs
+    flip = kind != "ratio" and not _direction(t, metric, (a.metric(metric) or a.primary).unit)
+    return [-x for x in logs] if flip else logs
 
 
 def paired_figure(a: Result, b: Result, t: Technique | None, metric: str, kind: str):
