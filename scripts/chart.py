@@ -17,8 +17,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(RESULTS_DIR / "charts"), help="output folder (default results/charts)")
     a = ap.parse_args(argv)
     suite = config.load_suite()
-    files = a.files or [newest_run()]
-    results = [r for run in cli.load_runs(files) for r in run.results]
+    results = [r for run in cli.load_runs(a.files or [newest_run()]) for r in run.results]
     for made in charts.write_charts(results, a.out, suite):
         print(made[-1])
     return 0
