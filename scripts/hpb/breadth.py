@@ -1,53 +1,34 @@
 """The breadth rule: every cited figure and claim a two-commit run (`-Djmh.against=BASE -Djmh.gate
 -Djmh.claims=IDS`) measured, but the gated claims (twocommit.judge), judged between its commits with the
 numbers of suite.json's `breadth` section (each with its reason there), at the run's looks, alpha spent in
-the gain rule's proportions. Rows: time (a pass and a fail leg, Bonferroni over the rows), a cited pair's
-gain, allocation and noisy units (exact one-sided rank-sum tests), deterministic footprints (within their
-resolution), fixed bars (on head's forks); docs/gate.md ("The rules") gives each leg and its reason.
+the gain rule's proportions. Rows: time, a cited pair's gain, allocation, noisy units, deterministic
+footprints, fixed bars; docs/gate.md ("The rules") gives each one's legs and their reasons.
 Each verdict carries extra["decided"] and extra["configs"], which twocommit.look turns into open groups.
 """
 from __future__ import annotations
 
-import json
 import math
 import statistics
-from dataclasses import dataclass
+from collections import namedtuple
 
 from . import forks
 from .config import Suite
 from .model import ALLOC, InputError, Result
+from .rule import SUITE_FILE, SUITE_JSON, check_keys
 from .select import group_results, param_matches, resolve_params
 from .stats import Figure
 
 KEYS = ("time_pass_pct", "time_fail_pct", "gain_margin_pct", "alpha", "time_alpha", "alloc_min_bytes",
         "alloc_alpha", "noisy_ratio")
-
-
-@dataclass(frozen=True)
-class Settings:
-    time_pass_pct: float
-    time_fail_pct: float
-    gain_margin_pct: float
-    alpha: float
-    time_alpha: float
-    alloc_min_bytes: float
-    alloc_alpha: float
-    noisy_ratio: float
+Settings = namedtuple("Settings", KEYS)
 
 
 def check(d, where: str) -> dict:
     """suite.json's `breadth` section, checked: every number with its reason."""
-    if not isinstance(d, dict):
-        raise InputError(f"{where}: breadth: expected an object")
-    for k in KEYS:
-        if k not in d or not isinstance(d.get(f"{k}_why"), str) or not d[f"{k}_why"].strip():
-            raise InputError(f"{where}: breadth: needs {k!r} and {k + '_why'!r} (the number and why)")
-        v = d[k]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-            raise InputError(f"{where}: breadth.{k}: expected a positive number, got {v!r}")
-    unknown = sorted(k for k in d if not k.startswith("_") and k not in KEYS and k[:-4] not in KEYS)
-    if unknown:
-        raise InputError(f"{where}: breadth: unknown key {unknown[0]!r} (known: {', '.join(KEYS)}, each with _why)")
+    def each(k):
+        if isinstance(d[k], bool) or not isinstance(d[k], (int, float)) or not d[k] > 0:
+            raise InputError(f"{where}: breadth.{k}: expected a positive number, got {d[k]!r}")
+    check_keys(d, "breadth", KEYS, where, why_text=True, each=each)
     for keys, what, top in ((("alpha", "time_alpha", "alloc_alpha"), "a share below", 1),
                             (("time_pass_pct", "time_fail_pct", "gain_margin_pct"), "a percentage below", 100)):
         for k in keys:
@@ -69,12 +50,7 @@ def settings(suite: Suite) -> Settings:
 
 def default_settings() -> Settings:
     """The settings of the repository's scripts/suite.json."""
-    from .config import SUITE_FILE
-    try:
-        d = json.loads(SUITE_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise InputError(f"{SUITE_FILE}: cannot read the breadth rule ({e.__class__.__name__})")
-    return _settings(d.get("breadth") if isinstance(d, dict) else None, str(SUITE_FILE))
+    return _settings(SUITE_JSON.get("breadth"), str(SUITE_FILE))
 
 
 # ---------------------------------------------------------------- what a technique's figures name
@@ -113,20 +89,13 @@ def _finite(xs) -> list:
     return [v for v in xs if math.isfinite(v)]
 
 
-def _look(rule, n: int) -> tuple:
-    """(level of the pass bound at n trials, the share of alpha it spends, whether n is the last look)."""
-    level = rule.level_at(n)
-    last = isinstance(rule.looks[-1], int) and n >= rule.looks[-1] or not isinstance(rule.looks[-1], int)
-    return level, (1 - level) / rule.alpha, last
-
-
 def time_row(logs: list, rule, m: int, st: Settings) -> tuple:
     """(outcome 'pass'|'regression'|'undecided', Figure at the pass level, words) for one
     configuration's per-trial ln(head/base), oriented as x better."""
     from .twocommit import one_sided
     n = len(logs)
-    level, share, _ = _look(rule, n)
-    fail_level = 1 - st.time_alpha * share / max(1, m)
+    level = rule.level_at(n)
+    fail_level = 1 - st.time_alpha * ((1 - level) / rule.alpha) / max(1, m)
     fig = one_sided(logs, level)
     worst = one_sided(logs, fail_level)
     if n < 2 or not fig.known:
@@ -198,7 +167,7 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
     gated claims' rule judges for time (and a cited pair of two such, for gain); gated_ids: the gated claims;
     gated_pairs: their (head, base) results, whose allocation is judged here."""
     from .twocommit import Rule, decide, trial_logs
-    from .verdicts import Verdict, describe, judge_claim
+    from .verdicts import Verdict, judge_claim
     st = settings(suite)
     base_rule = Rule(rule.looks, st.gain_margin_pct, st.alpha,
                      tuple(x / rule.alpha * st.alpha for x in rule.spend) if rule.spend else None)
@@ -230,7 +199,7 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
         t, h, b, _ = configs[k]
         logs = list(trial_logs(h, b, t).values())
         outcome, fig, words = time_row(logs, base_rule, len(time_keys), st)
-        out.append(_verdict("time", describe(h), outcome, words, t.id, h, fig, [config_key(h)], base_rule, len(logs),
+        out.append(_verdict("time", h, outcome, words, t.id, fig, base_rule, len(logs),
                             before=b.primary, after=h.primary))
     for t, s, p, v, b, vb, bb in gains:
         now, then = trial_logs(v, b, t), trial_logs(vb, bb, t)
@@ -243,15 +212,14 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
             words += (f": one-sided {base_rule.level_at(n):.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x "
                       f"against {base_rule.bar:.2f}x")
         words += f" ({n} trials)"
-        outcome = "undecided" if outcome == "inconclusive" else outcome
-        out.append(_verdict("gain", f"{s['id']}: {s['variant']} vs {s['baseline']}", outcome, words, t.id, v, fig,
-                            [config_key(v), config_key(b)], base_rule, n, params=p, sid=s["id"], extra={"logs": logs}))
+        out.append(_verdict("gain", v, outcome, words, t.id, fig, base_rule, n, params=p, sid=s["id"],
+                            extra={"logs": logs}, subject=f"{s['id']}: {s['variant']} vs {s['baseline']}",
+                            configs=[config_key(v), config_key(b)]))
     m_alloc = sum(1 for t, h, b, _ in configs.values() if h.forks_of(ALLOC) and b.forks_of(ALLOC))
     for t, h, b, ms in configs.values():
         outcome, words, grew = alloc_row(b.forks_of(ALLOC), h.forks_of(ALLOC), m_alloc, st)
         if outcome:
-            out.append(_verdict("alloc", describe(h), outcome, words, t.id, h, Figure(grew, math.nan, math.nan),
-                                [config_key(h)], base_rule, len(h.forks_of(ALLOC))))
+            out.append(_verdict("alloc", h, outcome, words, t.id, Figure(grew), base_rule, len(h.forks_of(ALLOC))))
     others = [(t, h, b, metric) for t, h, b, ms in configs.values() for metric in sorted(ms)
               if metric not in ("primary", ALLOC)]
     footprints = [x for x in others if x[0].deterministic(x[3])]
@@ -259,25 +227,21 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
     for t, h, b, metric in footprints:
         outcome, words = footprint_row(t, metric, b, h)
         if outcome:
-            out.append(_verdict(metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
-                                len(h.forks_of(metric))))
+            out.append(_verdict(metric, h, outcome, words, t.id, None, base_rule, len(h.forks_of(metric))))
     level = st.alloc_alpha / max(1, len(noisy))
     for t, h, b, metric in noisy:
         bv, hv = b.forks_of(metric), h.forks_of(metric)
         if not bv or not hv:
             continue
-        if (t.metric_info(metric) or {}).get("better") == "higher":  # worse is lower: swap the sides
-            outcome, p = shown_above(hv, bv, st.noisy_ratio, level)
-        else:
-            outcome, p = shown_above(bv, hv, st.noisy_ratio, level)
+        higher = (t.metric_info(metric) or {}).get("better") == "higher"  # worse is lower: swap the sides
+        outcome, p = shown_above(*((hv, bv) if higher else (bv, hv)), st.noisy_ratio, level)
         what = (f"fork medians {statistics.median(_finite(bv) or [math.nan]):.4g} -> "
                 f"{statistics.median(_finite(hv) or [math.nan]):.4g}")
         words = {"regression": f"{what}: shown worse than {st.noisy_ratio:g}x base's (rank-sum p = {p:.3g} "
                                f"<= {level:.3g})",
                  "ok": f"{what}: not shown worse than {st.noisy_ratio:g}x base's (p = {p:.3g})",
                  "undecided": f"{what}: {len(bv)} and {len(hv)} forks cannot reach p <= {level:.3g}"}[outcome]
-        out.append(_verdict(metric, describe(h), outcome, words, t.id, h, None, [config_key(h)], base_rule,
-                            len(hv)))
+        out.append(_verdict(metric, h, outcome, words, t.id, None, base_rule, len(hv)))
     for t, s in claims:
         for v in judge_claim(by["head"], s["spec"], t, suite):
             v.extra.update({"decided": True, "configs": []})
@@ -285,15 +249,16 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
     return out
 
 
-def _verdict(check, subject, outcome, words, tid, r, fig, configs, rule, n, before=None, after=None,
-             params=None, sid="", extra=None):
-    """A breadth Verdict: an undecided row is open before the last look and INCONCLUSIVE (failing) at it."""
-    from .verdicts import Verdict
-    last = _look(rule, n)[2]
-    decided = outcome != "undecided"
-    final = {"pass": "pass", "ok": "ok", "regression": "regression", "undecided": "inconclusive"}[outcome]
+def _verdict(check, r, outcome, words, tid, fig, rule, n, before=None, after=None, params=None, sid="", extra=None,
+             subject=None, configs=None):
+    """A breadth Verdict on result r (its description and configuration unless subject and configs say): an
+    undecided (or inconclusive) row is open before the last look and INCONCLUSIVE (failing) at it."""
+    from .verdicts import Verdict, describe
+    last = not isinstance(rule.looks[-1], int) or n >= rule.looks[-1]
+    decided = outcome not in ("undecided", "inconclusive")
     if not decided:
         words += "; open to the next look" if not last else "; undecided at the last look"
-    return Verdict(check, subject, final, words, sid, tid, dict(params if params is not None else r.params), fig,
-                   before=before, after=after,
-                   extra={"decided": decided, "configs": configs, "n": n, "breadth": True, **(extra or {})})
+    return Verdict(check, subject or describe(r), outcome if decided else "inconclusive", words, sid, tid,
+                   dict(params if params is not None else r.params), fig, before=before, after=after,
+                   extra={"decided": decided, "configs": configs or [config_key(r)], "n": n, "breadth": True,
+                          **(extra or {})})

@@ -22,17 +22,25 @@ def _share(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v < 1
 
 
+def check_keys(d, section: str, keys: tuple, where: str, why_text=False, each=lambda k: None) -> None:
+    """A suite.json section's keys: each of `keys` with its `_why` (a text, if why_text), each(key) called
+    after its own, then no key but those and `_` notes. InputError otherwise."""
+    if not isinstance(d, dict):
+        raise InputError(f"{where}: {section}: expected an object")
+    for k in keys:
+        why = d.get(f"{k}_why")
+        if k not in d or f"{k}_why" not in d or why_text and not (isinstance(why, str) and why.strip()):
+            raise InputError(f"{where}: {section}: needs {k!r} and {k + '_why'!r} (the number and why)")
+        each(k)
+    unknown = sorted(k for k in d if not k.startswith("_") and k not in keys and k[:-4] not in keys)
+    if unknown:
+        raise InputError(f"{where}: {section}: unknown key {unknown[0]!r} (known: {', '.join(keys)}, each with _why)")
+
+
 def check_rule(d, where: str) -> dict:
     """The `rule` section, checked: rising looks of at least 2 trials, one share of alpha per look
     summing to at most alpha, a margin in percent, shares of 1 for the alphas. InputError otherwise."""
-    if not isinstance(d, dict):
-        raise InputError(f"{where}: rule: expected an object")
-    for k in RULE_KEYS:
-        if k not in d or f"{k}_why" not in d:
-            raise InputError(f"{where}: rule: needs {k!r} and {k + '_why'!r} (the number and why)")
-    unknown = sorted(k for k in d if not k.startswith("_") and k not in RULE_KEYS and k[:-4] not in RULE_KEYS)
-    if unknown:
-        raise InputError(f"{where}: rule: unknown key {unknown[0]!r} (known: {', '.join(RULE_KEYS)}, each with _why)")
+    check_keys(d, "rule", RULE_KEYS, where)
     looks, spend = d["looks"], d["spend"]
     if (not isinstance(looks, list) or not looks or not all(_whole(x) and x >= 2 for x in looks)
             or any(b <= a for a, b in zip(looks, looks[1:]))):
@@ -54,33 +62,21 @@ def check_rule(d, where: str) -> dict:
 
 def check_schedule(d, where: str) -> dict:
     """The `schedule` section, checked: whole numbers of trials, each with its why."""
-    if not isinstance(d, dict):
-        raise InputError(f"{where}: schedule: expected an object")
-    for k in SCHEDULE_KEYS:
-        if k not in d or f"{k}_why" not in d:
-            raise InputError(f"{where}: schedule: needs {k!r} and {k + '_why'!r} (the number and why)")
+    def each(k):
         if not _whole(d[k]) or d[k] < 1:
             raise InputError(f"{where}: schedule.{k}: expected a positive whole number of trials, got {d[k]!r}")
-    unknown = sorted(k for k in d if not k.startswith("_") and k not in SCHEDULE_KEYS and k[:-4] not in SCHEDULE_KEYS)
-    if unknown:
-        raise InputError(f"{where}: schedule: unknown key {unknown[0]!r} "
-                         f"(known: {', '.join(SCHEDULE_KEYS)}, each with _why)")
+    check_keys(d, "schedule", SCHEDULE_KEYS, where, each=each)
     return d
 
 
-def _load(path=SUITE_FILE) -> dict:
-    try:
-        d = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise InputError(f"{path}: cannot read the gate's rule ({e.__class__.__name__})")
-    if not isinstance(d, dict):
-        raise InputError(f"{path}: expected a JSON object")
-    return d
-
-
-_SUITE = _load()
-RULE = check_rule(_SUITE.get("rule"), str(SUITE_FILE))
-SCHEDULE = check_schedule(_SUITE.get("schedule"), str(SUITE_FILE))
+try:
+    SUITE_JSON = json.loads(SUITE_FILE.read_text(encoding="utf-8"))
+except (OSError, UnicodeDecodeError, ValueError) as e:
+    raise InputError(f"{SUITE_FILE}: cannot read the gate's rule ({e.__class__.__name__})")
+if not isinstance(SUITE_JSON, dict):
+    raise InputError(f"{SUITE_FILE}: expected a JSON object")
+RULE = check_rule(SUITE_JSON.get("rule"), str(SUITE_FILE))
+SCHEDULE = check_schedule(SUITE_JSON.get("schedule"), str(SUITE_FILE))
 
 LOOKS = tuple(RULE["looks"])
 SPEND = tuple(float(x) for x in RULE["spend"])
