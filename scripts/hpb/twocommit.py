@@ -1,14 +1,8 @@
 """Two commits measured side by side in one run (`mvn jmh:run -Djmh.against=REF`, and CI's `-Djmh.gate`):
 the two sides, each change paired by trial, and the gate's verdicts on them (compare.py and gate.py format
-them, gate_power.py resamples them). The rule (docs/gate.md), for n trials at look k of K fixed looks:
-
-- gain (each gated claim's pair): d_t = ln(gain_head,t / gain_base,t) over the trials all four forks ran;
-  PASS when the one-sided Student t bound at 1 - alpha_k shows the gain fell by less than the margin,
-  REGRESSION when shown to have lost more, else INCONCLUSIVE (failing). The looks' shares sum to alpha, so
-  stopping at any look keeps the bound; a look the cap brings forward is judged as Rule.level_at says.
-- time (each configuration): REGRESSION only when shown slower than the suite's threshold at level
-  1 - TIME_ALPHA_k / m (Bonferroni over m configurations): it bounds false alarms, the gains the misses.
-- allocation and every other subject: the breadth rule (hpb/breadth.py); fixed bars: on head's forks.
+them, gate_power.py resamples them) by docs/gate.md's rules: the gated claims' gains and time here, every
+other subject by the breadth rule (hpb/breadth.py). The defaults are suite.json's `rule` (hpb/rule.py);
+a -Djmh.gate run states its own in its provenance ("gate").
 """
 from __future__ import annotations
 
@@ -20,14 +14,11 @@ from dataclasses import dataclass
 from . import breadth
 from .config import Suite
 from .model import BEST, ITERATIONS, InputError, Run
+from .rule import ALPHA, FAST_STATE_MIN_ITERATIONS, LOOKS, MARGIN_PCT, SPEND, TIME_ALPHA  # noqa: F401 (re-exported)
 from .select import matched_rows
 from .stats import Figure, sd, t_quantile
 
 SIDES = ("base", "head")
-
-# The gate's defaults, from scripts/suite.json's rule section (each with its reason there); a -Djmh.gate
-# run states its own in its provenance ("gate"). SPEND: the share of alpha each look spends.
-from .rule import ALPHA, FAST_STATE_MIN_ITERATIONS, LOOKS, MARGIN_PCT, SPEND, TIME_ALPHA  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -54,11 +45,9 @@ class Rule:
         """The level of the look at n (the first's below it, the last's above it, the only one's when the
         looks are not counts). Between two looks, n is one the cap brought forward (the plugin's
         TrialSchedule.runGate): the stricter of the two levels, so it spends no more than the look it replaced."""
-        levels = self.levels
         index = max((i for i, look in enumerate(self.looks) if isinstance(look, int) and look <= n), default=0)
-        if isinstance(self.looks[index], int) and self.looks[index] < n and index + 1 < len(self.looks):
-            return max(levels[index], levels[index + 1])
-        return levels[index]
+        between = isinstance(self.looks[index], int) and self.looks[index] < n
+        return max(self.levels[index:index + 1 + between])
 
     def levels_words(self) -> str:
         """'0.9875, 0.9875 and 0.975' (or '0.9875 each' when even)."""
@@ -102,11 +91,8 @@ def is_two_commit(run: Run) -> bool:
 
 def sides(run: Run) -> dict:
     """A two-commit run's results by side ('base': the ref, 'head': the tree), without the 'side' param."""
-    out = {s: [] for s in SIDES}
-    for r in run.results:
-        side = r.params.get("side")
-        if side in out:
-            out[side].append(dataclasses.replace(r, params={k: v for k, v in r.params.items() if k != "side"}))
+    out = {s: [dataclasses.replace(r, params={k: v for k, v in r.params.items() if k != "side"})
+               for r in run.results if r.params.get("side") == s] for s in SIDES}
     if not all(out.values()):
         raise InputError(f"{run.name}: not a two-commit run (no results with side=base and side=head); "
                          "make one with mvn jmh:run -Djmh.against=REF, or give two runs")
@@ -122,10 +108,9 @@ def fast_state(run: Run, min_iterations: int = FAST_STATE_MIN_ITERATIONS) -> Run
         if r.mode in ("thrpt", "avgt"):
             counts = r.fork_values.get(ITERATIONS, ())
             if not counts or min(counts) < min_iterations:
-                raise InputError(
-                    f"{run.name}: {r.benchmark} has forks of {min(counts, default=0)} measured iterations; the "
-                    f"fast-state figure needs at least {min_iterations} (make the run with "
-                    "-Djmh.i=100 -Djmh.r=100ms)")
+                raise InputError(f"{run.name}: {r.benchmark} has forks of {min(counts, default=0)} measured "
+                                 f"iterations; the fast-state figure needs at least {min_iterations} (make the run "
+                                 "with -Djmh.i=100 -Djmh.r=100ms)")
             r = dataclasses.replace(r, fork_values={**r.fork_values, "primary": r.fork_values[BEST]})
         out.append(r)
     return dataclasses.replace(run, results=out)
@@ -147,28 +132,23 @@ def one_sided(logs: list, level: float) -> Figure:
     """exp(mean) with the one-sided Student t bounds at `level` on each side (NaN ends below 2 trials)."""
     logs = [x for x in logs if math.isfinite(x)]
     n = len(logs)
-    if n == 0:
-        return Figure(math.nan, math.nan, math.nan)
-    mean = sum(logs) / n
+    mean = sum(logs) / n if n else math.nan
     if n < 2:
-        return Figure(math.exp(mean), math.nan, math.nan)
+        return Figure(math.exp(mean))
     half = t_quantile(level, n - 1) * sd(logs) / math.sqrt(n)
     return Figure(math.exp(mean), math.exp(mean - half), math.exp(mean + half))
 
 
 def decide(logs: list, rule: Rule) -> tuple:
     """(outcome, Figure) of a change of gain under the rule: 'pass', 'regression' or 'inconclusive'."""
-    fig = one_sided(logs, rule.level_at(len(logs)))
-    if len(logs) < 2 or not fig.known:
-        return "inconclusive", fig
+    fig = one_sided(logs, rule.level_at(len(logs)))  # NaN ends (below 2 trials) compare false: inconclusive
     return ("pass" if fig.lo > rule.bar else "regression" if fig.hi < rule.bar else "inconclusive"), fig
 
 
 def alloc_verdict(base: list, head: list, rows: int = 1) -> tuple:
     """(outcome, words) for allocation across forks, by the breadth rule (hpb.breadth.alloc_row) with
     `rows` allocation rows in the run: 'ok', 'regression' or 'inconclusive' ('' when unmeasured)."""
-    from .breadth import alloc_row, default_settings
-    outcome, words, _ = alloc_row(base, head, rows, default_settings())
+    outcome, words, _ = breadth.alloc_row(base, head, rows, breadth.default_settings())
     return {"undecided": "inconclusive"}.get(outcome, outcome), words
 
 
@@ -207,22 +187,19 @@ def claim_sides(by: dict, t, c, suite: Suite) -> list:
 
 def gain_logs(by: dict, t, c, suite: Suite) -> list:
     """[(params, {trial: d_t})] for one gated claim: per trial, ln(gain_head / gain_base)."""
-    out = []
-    for g, bg in claim_sides(by, t, c, suite):
-        now = trial_logs(g.result(c["variant"]), g.result(c["baseline"]), t)
-        then = trial_logs(bg.result(c["variant"]), bg.result(c["baseline"]), t)
-        out.append((dict(g.params), {k: now[k] - then[k] for k in sorted(set(now) & set(then))}))
-    return out
+    def logs(g):
+        return trial_logs(g.result(c["variant"]), g.result(c["baseline"]), t)
+    return [(dict(g.params), {k: now[k] - then[k] for k in sorted(set(now) & set(then))})
+            for g, bg in claim_sides(by, t, c, suite) for now, then in [(logs(g), logs(bg))]]
 
 
 def _gain_words(outcome: str, fig: Figure, n: int, rule: Rule, cap: bool) -> str:
     """Why a gated claim's gain check came out as it did, at which look, and what ended the run there."""
     look = f"{n} trials" + (f", look {rule.looks.index(n) + 1} of {len(rule.looks)}" if n in rule.looks else "")
     bounds = f"one-sided {rule.level_at(n):.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x" if fig.known else "no interval"
-    if outcome == "pass":
-        why = f"the gain fell by less than {rule.margin_pct:g}%: {bounds} clear {rule.bar:.2f}x ({look})"
-    elif outcome == "regression":
-        why = f"the gain fell by more than {rule.margin_pct:g}%: {bounds} lie below {rule.bar:.2f}x ({look})"
+    if outcome in ("pass", "regression"):
+        less, lie = ("less", "clear") if outcome == "pass" else ("more", "lie below")
+        why = f"the gain fell by {less} than {rule.margin_pct:g}%: {bounds} {lie} {rule.bar:.2f}x ({look})"
     elif fig.known:
         why = (f"undecided after {look}: the lower bound {fig.lo:.3g}x is {rule.bar - fig.lo:.3g} short of "
                f"{rule.bar:.2f}x, the upper {fig.hi:.3g}x above it")
@@ -244,11 +221,8 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
     interval neither clears nor wholly misses, as warnings; a loss shown beyond the margin, and a bar shown
     missed, fail either way. The claims in `strict` fail undecided whatever `undecided` says."""
     from .verdicts import Verdict, describe, judge_claims
-    by = sides(run)
-    rule = rule_of(run)
-    cap = capped(run)
+    by, rule, cap, chosen = sides(run), rule_of(run), capped(run), selected_claims(run)
     out, ids = [], []
-    chosen = selected_claims(run)
     for t, c in gained_pairs(suite):
         if chosen is not None and c["id"] not in chosen:
             continue
@@ -317,9 +291,8 @@ def time_verdict(logs: list, m: int, threshold_pct: float, rule: Rule | None = N
 
 def _shown_to_miss(v) -> bool:
     """A fixed-bar claim whose whole interval misses its bar (its optimistic end too)."""
-    if v.figure is None or not v.figure.known or v.bar is None:
-        return False
-    return v.figure.hi < v.bar if v.need == ">=" else v.figure.lo > v.bar if v.need == "<=" else False
+    known = v.figure is not None and v.figure.known and v.bar is not None
+    return known and (v.figure.hi < v.bar if v.need == ">=" else v.need == "<=" and v.figure.lo > v.bar)
 
 
 def gain_rows(by: dict, suite: Suite) -> list:
