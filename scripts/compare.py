@@ -44,11 +44,9 @@ def compare(old: Run, new: Run, suite) -> str:
     omap = {r.key: r for r in old.results}
     only = [f"- {x.simple_class}.{x.method} {fmt_key_params(x.params)}: only in {run.name}" for run, other in
             ((new, omap), (old, {r.key for r in new.results})) for x in run.results if x.key not in other]
+    matched = [(omap[r.key], r) for r in new.results if r.key in omap]
     rows = []
-    for r in new.results:
-        o = omap.get(r.key)
-        if o is None:
-            continue
+    for o, r in matched:
         fig, how = change(o, r, suite.technique(r.cls))
         ao, an = o.over_forks(ALLOC), r.over_forks(ALLOC)
         rows.append([f"{r.simple_class}.{r.method} ({r.mode}) {fmt_key_params(r.params)}".rstrip(), fmt_metric(o.over_forks()),
@@ -60,8 +58,7 @@ def compare(old: Run, new: Run, suite) -> str:
         moved = stats.difference(e2, e1).figure() if e1 and e2 else stats.change(then, now)
         gains.append([f"{g.simple_class}.{g.name} ({g.mode}) {label} vs {g.baseline} {fmt_key_params(g.params)}".rstrip(),
                       fmt_ratio(*then), fmt_ratio(*now), fmt_ratio(*moved), _word(moved)])
-    envs = sorted({f"{o.env.label} vs {r.env.label}" for r in new.results for o in [omap.get(r.key)]
-                   if o is not None and o.env.label != r.env.label})
+    envs = sorted({f"{o.env.label} vs {r.env.label}" for o, r in matched if o.env.label != r.env.label})
     lines = [f"# {new.name} vs {old.name}", ""]
     lines += table(["benchmark [params]", "old", "new", "change (x better) [95% interval]", "from", "B/op old -> new"], rows)
     lines += ["", "## Each pair's gain, old and new", ""]
@@ -83,9 +80,7 @@ def _word(p) -> str:
     """A change's words from its interval (a Figure, or forks.Paired)."""
     if math.isnan(p.lo) or math.isnan(p.hi):
         return "undecided (no interval)"
-    if p.hi < 1:
-        return "worse"
-    return "better" if p.lo > 1 else "no change shown"
+    return "worse" if p.hi < 1 else "better" if p.lo > 1 else "no change shown"
 
 
 def _fork_median(r, metric) -> str:
@@ -99,10 +94,7 @@ def compare_sides(run: Run, suite) -> str:
     commits = (run.provenance or {}).get("against") or {}
     base = {r.key: r for r in by["base"]}
     rows = []
-    for h in by["head"]:
-        b = base.get(h.key)
-        if b is None:
-            continue
+    for h, b in [(h, base[h.key]) for h in by["head"] if h.key in base]:
         p = forks.interval_of_logs(list(twocommit.trial_logs(h, b, suite.technique(h.cls)).values()))
         alloc = alloc_word = ""
         if h.forks_of(ALLOC) and b.forks_of(ALLOC):

@@ -50,10 +50,6 @@ def metrics_of(r, suite) -> list:
     return [(name, r.over_forks(name), higher) for name, higher in out]
 
 
-def interval_label(r) -> str:
-    return f"95% interval over {len(r.trials)} forks" if r.paired else "99.9% interval (JMH, iterations)"
-
-
 def _ends(m, factor=1.0):
     return {"lower_value": max(m.lo, 0.0) * factor, "upper_value": m.hi * factor} if m.known else {}
 
@@ -82,6 +78,7 @@ def github(results, suite) -> tuple[list, list]:
     for r in results:
         base = bench_name(r)
         env = f"JDK {r.env.jdk} ({r.env.vm}); JVM options {' '.join(r.env.jvm_args) or 'none'}"
+        interval = f"95% interval over {len(r.trials)} forks" if r.paired else "99.9% interval (JMH, iterations)"
         t = suite.technique(r.cls)
         for metric, m, higher in metrics_of(r, suite):
             unit = m.unit if metric == "primary" or m.unit != "#" else (t.metrics[metric]["unit"] if t else m.unit)
@@ -89,13 +86,11 @@ def github(results, suite) -> tuple[list, list]:
             if name in names:
                 raise InputError(f"{r.source}: two results are named {name}")
             names.add(name)
-            entry = {"name": name, "unit": unit, "value": m.score}
-            if m.known:
-                entry["range"] = f"± {fmt_num(m.error)}"
-                entry["extra"] = f"{interval_label(r)} [{fmt_num(max(m.lo, 0.0))}, {fmt_num(m.hi)}] {unit}; {env}"
-            else:
-                entry["extra"] = f"no interval (one fork or one measurement iteration); {env}"
-            (bigger if higher else smaller).append(entry)
+            known = {"range": f"± {fmt_num(m.error)}"} if m.known else {}
+            extra = (f"{interval} [{fmt_num(max(m.lo, 0.0))}, {fmt_num(m.hi)}] {unit}" if m.known
+                     else "no interval (one fork or one measurement iteration)")
+            (bigger if higher else smaller).append({"name": name, "unit": unit, "value": m.score, **known,
+                                                    "extra": f"{extra}; {env}"})
     return bigger, smaller
 
 

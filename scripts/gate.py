@@ -77,20 +77,16 @@ def main(argv=None) -> int:
 
 def strict_claims(text, suite) -> frozenset:
     """--strict's claim ids, each one a gain claim of the suite."""
-    if text is None:
-        return frozenset()
-    ids = cli.ids_list(text, "--strict")
+    ids = cli.ids_list(text, "--strict") if text is not None else []
     gains = {c["id"] for _, c in twocommit.gained_pairs(suite)}
-    unknown = [i for i in ids if i not in gains]
-    if unknown:
+    if unknown := [i for i in ids if i not in gains]:
         raise cli.InputError(f"--strict: {', '.join(unknown)} is not a gain claim (known: {', '.join(sorted(gains))})")
     return frozenset(ids)
 
 
 def report(out: list) -> int:
     heads = ["check", "what", "baseline", "current", "change [interval]", "verdict", "note"]
-    for line in text_table(heads, [row(v) for v in out]):
-        print(line)
+    print("\n".join(text_table(heads, [row(v) for v in out])))
     failed = any(v.failing for v in out)
     counts = Counter(WORDS[v.outcome] for v in out)
     summary = ", ".join(f"{n} {w.lower()}" for w, n in sorted(counts.items()))

@@ -28,13 +28,10 @@ OPTION = "--sun-misc-unsafe-memory-access=deny"
 VARIANT = re.compile(r"\[\d+\]\s*([A-Z][A-Z0-9_]*)\b")
 
 
-def first_line(text: str) -> str:
-    return next((line.strip()[:300] for line in (text or "").splitlines() if line.strip()), "")
-
-
 def why(problem) -> str:
     """The failure's first line and the trace's root cause ("Could not initialize class X" alone says not why)."""
-    head = first_line(problem.get("message") or problem.text or problem.get("type", ""))
+    text = problem.get("message") or problem.text or problem.get("type", "")
+    head = next((line.strip()[:300] for line in (text or "").splitlines() if line.strip()), "")
     causes = [line.strip()[len("Caused by: "):] for line in (problem.text or "").splitlines()
               if line.strip().startswith("Caused by: ")]
     root = causes[-1][:200] if causes else ""
@@ -61,8 +58,7 @@ def read_reports(folder: Path) -> tuple[dict, dict]:
             problem = next((p for p in (case.find("failure"), case.find("error")) if p is not None), None)
             entry = out.setdefault(cls, {"variants": {}, "other": []})
             message = "" if problem is None else why(problem)
-            m = VARIANT.search(name)
-            if m:
+            if m := VARIANT.search(name):
                 v = entry["variants"].setdefault(m.group(1), {"works": True, "failures": []})
                 if problem is not None:
                     v["works"] = False
@@ -77,13 +73,11 @@ def build(folder: Path, suite) -> dict:
     reports, env = read_reports(folder)
     if not env.get("jdk", "").startswith("25"):
         raise InputError(f"{folder}: these reports ran on JDK {env.get('jdk', '?')}, not 25 (was the readiness profile used?)")
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    techniques = {t.test: reports[t.test] for t in suite.techniques if t.test in reports}
-    missing = [t.test for t in suite.techniques if t.test not in reports]
-    if missing:
+    if missing := [t.test for t in suite.techniques if t.test not in reports]:
         raise InputError(f"{folder}: no report for {', '.join(missing)}")
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     return {"jdk": env["jdk"], "vm": env.get("vm", ""), "runtime": env.get("runtime", ""), "option": OPTION,
-            "commit": commit, "techniques": techniques}
+            "commit": commit, "techniques": {t.test: reports[t.test] for t in suite.techniques}}
 
 
 def verdicts_of(d: dict) -> dict:
@@ -99,8 +93,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(RESULTS_DIR / "readiness-jdk25.json"))
     ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     a = ap.parse_args(argv)
-    suite = config.load_suite()
-    fresh = build(Path(a.reports), suite)
+    fresh = build(Path(a.reports), config.load_suite())
     out = Path(a.out)
     if a.check:
         if not out.is_file():
