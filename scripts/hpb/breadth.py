@@ -96,8 +96,7 @@ def time_row(logs: list, rule, m: int, st: Settings) -> tuple:
     n = len(logs)
     level = rule.level_at(n)
     fail_level = 1 - st.time_alpha * ((1 - level) / rule.alpha) / max(1, m)
-    fig = one_sided(logs, level)
-    worst = one_sided(logs, fail_level)
+    fig, worst = one_sided(logs, level), one_sided(logs, fail_level)
     if n < 2 or not fig.known:
         return "undecided", fig, f"{n} paired trial(s), at least 2 needed"
     bound = f"one-sided {level:.4g} bounds [{fig.lo:.3g}, {fig.hi:.3g}]x, {n} trials"
@@ -177,9 +176,7 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
         configs.setdefault(h.key, (suite.technique(h.cls), h, b, set()))
     gains, claims = [], []
     for t in suite.techniques:
-        for s in subjects(t):
-            if s["id"] in gated_ids or chosen is None or s["id"] not in chosen:
-                continue
+        for s in [s for s in subjects(t) if chosen is not None and s["id"] in chosen and s["id"] not in gated_ids]:
             both = [(p, v, b, base_by.get(v.key), base_by.get(b.key)) for p, v, b in pairs(by["head"], t, s, suite)]
             both = [x for x in both if x[3] is not None and x[4] is not None]
             if not both:

@@ -177,11 +177,9 @@ def names(t, c: dict, r) -> bool:
 
 
 def claim_sides(by: dict, t, c, suite: Suite) -> list:
-    """[(head group, base group)] of one gated claim: each group of its pair on head with the base
-    group of the same params."""
+    """[(head group, base group)] of one gated claim: each head group of its pair with base's of the same params."""
     from .verdicts import _claim_groups
-    head = _claim_groups(by["head"], c, t, suite)[0]
-    base = _claim_groups(by["base"], c, t, suite)[0]
+    head, base = (_claim_groups(by[side], c, t, suite)[0] for side in ("head", "base"))
     return [(g, bg) for g in head for bg in [next((x for x in base if x.params == g.params), None)] if bg is not None]
 
 
@@ -223,9 +221,7 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
     from .verdicts import Verdict, describe, judge_claims
     by, rule, cap, chosen = sides(run), rule_of(run), capped(run), selected_claims(run)
     out, ids = [], []
-    for t, c in gained_pairs(suite):
-        if chosen is not None and c["id"] not in chosen:
-            continue
+    for t, c in [(t, c) for t, c in gained_pairs(suite) if chosen is None or c["id"] in chosen]:
         rows = gain_logs(by, t, c, suite)
         name = f"{c['id']}: {c['variant']} vs {c['baseline']}"
         if not rows:
@@ -311,9 +307,7 @@ def look(run: Run, suite: Suite) -> dict:
         run = fast_state(run)
     rule = rule_of(run)
     checks, wanted = [], {}
-    for v in judge(run, suite):
-        if v.outcome == "not_run":
-            continue
+    for v in [v for v in judge(run, suite) if v.outcome != "not_run"]:
         decided = bool(v.extra.get("decided", True))
         configs = [{"benchmark": key["benchmark"], "mode": key["mode"], "params": dict(key["params"]), "side": side}
                    for key in v.extra.get("configs", []) for side in SIDES]
