@@ -61,10 +61,9 @@ def bencher(results, suite) -> dict:
         if name in out:
             raise InputError(f"{r.source}: two results are named {name}")
         measures = {}
-        for metric, m, _ in metrics_of(r, suite):
+        for metric, m, higher in metrics_of(r, suite):
             if metric == "primary":
-                rate = unit_kind(m.unit)[0] == "rate"
-                slug, target = (BENCHER_THROUGHPUT, "ops/s") if rate else (BENCHER_LATENCY, "ns/op")
+                slug, target = (BENCHER_THROUGHPUT, "ops/s") if higher else (BENCHER_LATENCY, "ns/op")
                 f = convert(1.0, m.unit, target)
                 measures[slug] = {"value": m.score * f, **_ends(m, f)}
             else:
@@ -111,9 +110,8 @@ def main(argv=None) -> int:
         return 0
     if not a.out:
         raise InputError("--format github-action-benchmark needs --out DIR: it writes two files, one per direction")
-    bigger, smaller = github(results, suite)
     out = Path(a.out)
-    for fname, rows in (("bigger-is-better.json", bigger), ("smaller-is-better.json", smaller)):
+    for fname, rows in zip(("bigger-is-better.json", "smaller-is-better.json"), github(results, suite)):
         write_atomic(out / fname, json.dumps(rows, indent=1, allow_nan=False) + "\n")
         print(out / fname)
     return 0
