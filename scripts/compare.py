@@ -96,10 +96,9 @@ def compare_sides(run: Run, suite) -> str:
     rows = []
     for h, b in [(h, base[h.key]) for h in by["head"] if h.key in base]:
         p = forks.interval_of_logs(list(twocommit.trial_logs(h, b, suite.technique(h.cls)).values()))
-        alloc = alloc_word = ""
-        if h.forks_of(ALLOC) and b.forks_of(ALLOC):
-            alloc = f"{_fork_median(b, ALLOC)} -> {_fork_median(h, ALLOC)}"
-            alloc_word = twocommit.alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))[1]
+        measured = h.forks_of(ALLOC) and b.forks_of(ALLOC)
+        alloc = f"{_fork_median(b, ALLOC)} -> {_fork_median(h, ALLOC)}" if measured else ""
+        alloc_word = twocommit.alloc_verdict(b.forks_of(ALLOC), h.forks_of(ALLOC))[1] if measured else ""
         means = [stats.mean_interval(x.forks_of("primary"))[0] for x in (b, h)]
         rows.append([f"{h.simple_class}.{h.method} ({h.mode}) {fmt_key_params(h.params)}",
                      *(f"{m:.4g}" if math.isfinite(m) else "" for m in means), h.primary.unit,

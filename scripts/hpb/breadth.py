@@ -90,8 +90,7 @@ def _finite(xs) -> list:
 
 
 def time_row(logs: list, rule, m: int, st: Settings) -> tuple:
-    """(outcome 'pass'|'regression'|'undecided', Figure at the pass level, words) for one
-    configuration's per-trial ln(head/base), oriented as x better."""
+    """('pass'|'regression'|'undecided', Figure at the pass level, words) of per-trial ln(head/base), x better."""
     from .twocommit import one_sided
     n = len(logs)
     level = rule.level_at(n)

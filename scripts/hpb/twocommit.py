@@ -117,8 +117,7 @@ def fast_state(run: Run, min_iterations: int = FAST_STATE_MIN_ITERATIONS) -> Run
 
 
 def trial_logs(a, b, t, metric="primary") -> dict:
-    """trial -> ln(a/b) oriented as 'x better' (a time or a cost inverted), for the trials in which
-    both ran a fork with a positive score."""
+    """trial -> ln(a/b) as 'x better' (a time or a cost inverted), over the trials both ran with a positive score."""
     from .verdicts import _direction
     if not (a.paired and b.paired):
         return {}
@@ -279,8 +278,7 @@ def time_level(n: int, m: int, rule: Rule | None = None) -> float:
 
 
 def time_verdict(logs: list, m: int, threshold_pct: float, rule: Rule | None = None) -> tuple:
-    """(shown slower?, Figure) for one configuration's per-trial ln(head/base), oriented as 'x better':
-    shown when the upper bound at time_level lies below 1 - threshold."""
+    """(shown slower?, Figure) of per-trial ln(head/base) as 'x better': shown when hi at time_level < 1 - threshold."""
     fig = one_sided(logs, time_level(len(logs), m, rule))
     return bool(fig.known and math.log(fig.hi) < math.log(1 - threshold_pct / 100)), fig
 
