@@ -60,7 +60,7 @@ def bencher(results, suite) -> dict:
         name = bench_name(r)
         if name in out:
             raise InputError(f"{r.source}: two results are named {name}")
-        measures = {}
+        measures = out[name] = {}
         for metric, m, higher in metrics_of(r, suite):
             if metric == "primary":
                 slug, target = (BENCHER_THROUGHPUT, "ops/s") if higher else (BENCHER_LATENCY, "ns/op")
@@ -68,7 +68,6 @@ def bencher(results, suite) -> dict:
                 measures[slug] = {"value": m.score * f, **_ends(m, f)}
             else:
                 measures[BENCHER_ALLOC if metric == ALLOC else kebab(metric)] = {"value": m.score, **_ends(m)}
-        out[name] = measures
     return out
 
 

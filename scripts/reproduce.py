@@ -57,13 +57,12 @@ def main(argv=None) -> int:
              v.outcome.upper(), v.reason] for v in out]
     for line in text_table(["figure", "cited on JDK", "cited [interval]", "yours [interval]", "verdict", "note"], rows):
         print(line)
-    ok = [v for v in out if v.outcome == "reproduces"]
     if not out:
         print("REPRODUCE: none of the cited figures is in these runs (same benchmark, params, JDK and JVM options)")
         return 1
-    print(f"REPRODUCE: {len(ok)} of {len(out)} cited figures reproduce"
-          + ("" if len(ok) == len(out) else f"; {len(out) - len(ok)} do not"))
-    return 0 if len(ok) == len(out) else 1
+    bad = sum(v.outcome != "reproduces" for v in out)
+    print(f"REPRODUCE: {len(out) - bad} of {len(out)} cited figures reproduce" + (f"; {bad} do not" if bad else ""))
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -130,12 +130,11 @@ def alloc_row(base: list, head: list, m: int, st: Settings) -> tuple:
         return "ok", f"{medians}: grew by less than {st.alloc_min_bytes:g} bytes", grew
     level = st.alloc_alpha / max(1, m)
     outcome, p = shown_above(b, h, 1.0, level)
-    if outcome == "undecided":
-        return outcome, (f"{medians}: {len(b)} and {len(h)} forks cannot show growth at p <= {level:.3g} "
-                         f"(at best {forks.smallest_p(len(b), len(h)):.3g})"), grew
-    if outcome == "regression":
-        return outcome, f"{medians}: grew (rank-sum p = {p:.3g} <= {level:.3g})", grew
-    return "ok", f"{medians}: growth not shown (rank-sum p = {p:.3g} > {level:.3g})", grew
+    words = {"undecided": f"{len(b)} and {len(h)} forks cannot show growth at p <= {level:.3g} "
+                          f"(at best {forks.smallest_p(len(b), len(h)):.3g})",
+             "regression": f"grew (rank-sum p = {p:.3g} <= {level:.3g})",
+             "ok": f"growth not shown (rank-sum p = {p:.3g} > {level:.3g})"}[outcome]
+    return outcome, f"{medians}: {words}", grew
 
 
 def footprint_row(t, metric: str, b: Result, h: Result) -> tuple:
