@@ -40,8 +40,7 @@ def why(problem) -> str:
 
 def read_reports(folder: Path) -> tuple[dict, dict]:
     """({test class: {"variants": {...}, "other": [...]}}, {"jdk": ..., "vm": ...})."""
-    files = sorted(Path(folder).glob("TEST-*.xml"))
-    if not files:
+    if not (files := sorted(Path(folder).glob("TEST-*.xml"))):
         raise InputError(f"{folder}: no surefire reports (run `mvn -P readiness test` first)")
     out, env = {}, {}
     for f in files:

@@ -189,11 +189,10 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
                     gains.append((t, s, p, v, b, vb, bb))
             if s["kind"] == "claim":
                 claims.append((t, s))
-    time_keys = [k for k, (t, r, rb, ms) in configs.items() if "primary" in ms and k not in gated_keys]
-    for k in time_keys:
-        t, h, b, _ = configs[k]
+    times = [row for k, row in configs.items() if "primary" in row[3] and k not in gated_keys]
+    for t, h, b, _ in times:
         logs = list(trial_logs(h, b, t).values())
-        outcome, fig, words = time_row(logs, base_rule, len(time_keys), st)
+        outcome, fig, words = time_row(logs, base_rule, len(times), st)
         out.append(_verdict("time", h, outcome, words, t.id, fig, base_rule, len(logs),
                             before=b.primary, after=h.primary))
     for t, s, p, v, b, vb, bb in gains:

@@ -69,8 +69,7 @@ def _maven_properties(run: Run) -> dict:
 
 def rule_of(run: Run) -> Rule:
     """The rule a gate run recorded; a two-commit run made without -Djmh.gate had one look (its fixed trials)."""
-    g = _gate(run)
-    if not g:
+    if not (g := _gate(run)):
         return Rule(looks=(None,))
     try:
         spend = tuple(float(x) for x in g["alphaPerLook"]) if g.get("alphaPerLook") else None
