@@ -1,13 +1,6 @@
-"""The statistics of a figure, each written once: Student's t, the interval method, the trials a figure
-would need, equivalence, and the fallback for results without forks to count (docs/protocol.md).
-
-A figure is a ratio; on the log scale its estimate (Estimate) is a mean with a standard error and degrees of
-freedom: forks paired by trial give r_t = ln(a_t / b_t), mean(r), sd(r) / sqrt(n) and n - 1 df; unpaired forks
-the difference of the sides' mean log fork scores with Welch's error and Welch-Satterthwaite df; several
-estimates their mean or difference, propagated alike. The interval is exp(mean +/- t(0.975, df) * se), with
-the exact quantile for real df. No bootstrap: below about 20 trials a percentile bootstrap covers less than
-it claims. The fallback (one fork, or JMH's own fork order) combines JMH's 99.9% intervals conservatively
-into [lo_a / hi_b, hi_a / lo_b]; the report never shows it beside a figure from forks.
+"""The statistics of a figure, each written once (docs/protocol.md, "A figure and its interval"): Student's t, the
+interval method (an Estimate is a log ratio's mean, standard error and degrees of freedom), the trials a figure would
+need, equivalence, and the conservative fallback for results without forks to count (ratio).
 """
 from __future__ import annotations
 
@@ -178,9 +171,7 @@ def interval_of_logs(logs: list) -> Paired:
 def mean_interval(values: list) -> tuple:
     """A configuration's own score over its forks: (mean of fork means, 95% t interval low, high)."""
     vals = [v for v in values if math.isfinite(v)]
-    if not vals:
-        return NAN, NAN, NAN
-    mean = sum(vals) / len(vals)
+    mean = sum(vals) / len(vals) if vals else NAN
     if len(vals) < 2:
         return mean, NAN, NAN
     half = t_quantile(1 - (1 - LEVEL) / 2, len(vals) - 1) * sd(vals) / math.sqrt(len(vals))
@@ -188,8 +179,8 @@ def mean_interval(values: list) -> tuple:
 
 
 def trials_needed(spread: float, distance: float, level: float = LEVEL, cap: int = 1000) -> int | None:
-    """The fewest trials n whose interval, at this spread of the per-trial log ratios, has a half-width
-    below `distance` (on the log scale): what deciding a figure would take. None beyond the cap."""
+    """The fewest trials n whose interval, at this spread of the per-trial log ratios, has a half-width below
+    `distance` (on the log scale): what deciding a figure would take. None beyond the cap."""
     def narrow(n):
         return t_quantile(1 - (1 - level) / 2, n - 1) * spread / math.sqrt(n) < distance
     if not (spread >= 0 and distance > 0) or not narrow(cap):
@@ -237,8 +228,8 @@ def widen(fig: Figure, floor: Figure | None) -> Figure:
 
 
 def speedup(after, before, higher_better: bool | None = None) -> Figure:
-    """How many times better `after` is than `before` (>1 is better); the direction comes from the
-    unit unless given (a technique's own metric declares it)."""
+    """How many times better `after` is than `before` (>1 is better); the direction comes from the unit unless
+    given (a technique's own metric declares it)."""
     if higher_better is None:
         from .model import higher_is_better
         higher_better = higher_is_better(after.unit)
