@@ -1,12 +1,7 @@
-"""Forks, the unit of replication (docs/protocol.md): each fork's figure, forks paired by trial,
-disturbed forks, and allocation compared over forks.
-
-A fork's figure is the mean of its measured iterations, or for the gate's fast state (docs/gate.md) its best
-iteration. In a trials run a configuration's k-th fork ran in trial `trials[k]`, back to back with its group,
-so two configurations pair by trial; the interval over the pairs is stats.py's (its names stay importable
-from here). A fork is "disturbed" when noise.steal + noise.other (shares of the machine's CPU time, from the
-plugin's NoiseProfiler) average above DISTURBED_PCT; by a policy fixed before any run, disturbed forks are
-kept, flagged and counted beside every figure they enter, never dropped.
+"""Forks, the unit of replication (docs/protocol.md): each fork's figure (its mean, or its best iteration for the
+gate's fast state, docs/gate.md), forks paired by trial (a configuration's k-th fork ran in trial `trials[k]`; the
+interval is stats.py's, its names importable from here), disturbed forks (noise.steal + noise.other above
+DISTURBED_PCT: kept, flagged and counted, never dropped) and allocation compared over forks.
 """
 from __future__ import annotations
 
@@ -22,8 +17,8 @@ NOISE_METRICS = ("noise.steal", "noise.other")
 
 
 def fork_iterations(raw) -> list:
-    """Each fork's measured iteration values, from JMH's rawData (a list of forks, each a list of
-    iteration values) or rawDataHistogram (each iteration a list of [value, count], taken as its mean)."""
+    """Each fork's measured iteration values, from JMH's rawData (a list of forks, each a list of iteration values)
+    or rawDataHistogram (each iteration a list of [value, count], taken as its mean)."""
     out = []
     for fork in raw or []:
         vals = []
@@ -64,17 +59,14 @@ def paired(a: list, a_trials, b: list, b_trials) -> Paired:
 
 def disturbed(noise: dict) -> list:
     """Per fork, whether its mean steal + other share exceeds DISTURBED_PCT (False when unrecorded)."""
-    def share(x: float) -> float:
-        return x if math.isfinite(x) else 0.0
-
     pairs = itertools.zip_longest(noise.get("noise.steal") or [], noise.get("noise.other") or [], fillvalue=0.0)
-    return [share(s) + share(o) > DISTURBED_PCT for s, o in pairs]
+    return [sum(x if math.isfinite(x) else 0.0 for x in so) > DISTURBED_PCT for so in pairs]
 
 
 def rank_sum_p_greater(base: list, head: list) -> float:
-    """One-sided exact Wilcoxon-Mann-Whitney test: P(head's rank sum >= the one seen) if both sides' forks
-    come from one distribution (mid-ranks for ties), counted exactly as a generating function over rank sums
-    (each subset of len(head) ranks adds one to its sum's coefficient). NaN with no forks on a side."""
+    """One-sided exact Wilcoxon-Mann-Whitney test: P(head's rank sum >= the one seen) if both sides' forks come from
+    one distribution (mid-ranks for ties), counted exactly as a generating function over rank sums (each subset of
+    len(head) ranks adds one to its sum's coefficient). NaN with no forks on a side."""
     x = [v for v in base if math.isfinite(v)]
     y = [v for v in head if math.isfinite(v)]
     if not x or not y:
@@ -102,8 +94,8 @@ def rank_sum_p_greater(base: list, head: list) -> float:
 
 
 def smallest_p(n_base: int, n_head: int) -> float:
-    """The smallest p the exact rank-sum test can give with these fork counts: 1 / C(n+m, m)
-    (3 forks a side: 0.05; 4: 0.0143; 5: 0.00397; 6: 0.00108)."""
+    """The smallest p the exact rank-sum test can give with these fork counts: 1 / C(n+m, m) (3 forks a side: 0.05;
+    4: 0.0143; 5: 0.00397; 6: 0.00108)."""
     return 1 / math.comb(n_base + n_head, n_head) if n_base and n_head else math.nan
 
 
