@@ -84,18 +84,13 @@ def rank_sum_p_greater(base: list, head: list) -> float:
     for r in (rank2[v] for v in x + y):
         for k in range(n, 0, -1):
             ways[k] += ways[k - 1] << (r * width)
-    mask = (1 << width) - 1
-    at_least = ways[n] >> (seen * width)
-    hits = 0
-    while at_least:
-        hits += at_least & mask
-        at_least >>= width
+    mask, at_least = (1 << width) - 1, ways[n] >> (seen * width)
+    hits = sum(at_least >> (i * width) & mask for i in range(at_least.bit_length() // width + 1))
     return hits / math.comb(len(pooled), n)
 
 
 def smallest_p(n_base: int, n_head: int) -> float:
-    """The smallest p the exact rank-sum test can give with these fork counts: 1 / C(n+m, m) (3 forks a side: 0.05;
-    4: 0.0143; 5: 0.00397; 6: 0.00108)."""
+    """The smallest p the exact rank-sum test can give: 1 / C(n+m, m) (3 forks a side: 0.05; 4: 0.0143; 5: 0.00397)."""
     return 1 / math.comb(n_base + n_head, n_head) if n_base and n_head else math.nan
 
 
