@@ -122,12 +122,9 @@ def fingerprint(technique, commit: str | None) -> str | None:
     pom = read("pom.xml")
     if not bodies or pom is None:
         return None
-    h = hashlib.sha256()
-    for f, body in bodies.items():
-        h.update(f.encode() + b"\0" + body.encode() + b"\0")
-    for line in _pom_versions(pom, technique.dependencies):
-        h.update(line.encode() + b"\0")
-    return h.hexdigest()[:12]
+    data = b"".join(f.encode() + b"\0" + body.encode() + b"\0" for f, body in bodies.items())
+    data += b"".join(line.encode() + b"\0" for line in _pom_versions(pom, technique.dependencies))
+    return hashlib.sha256(data).hexdigest()[:12]
 
 
 def run_code(technique, run: Run) -> str | None:
