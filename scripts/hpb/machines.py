@@ -60,11 +60,9 @@ def machine_figure(machine: str, label: str, logs_by_boot: dict, floor: stats.Fi
     n = sum(len(b) for b in boots)
     dev = sum(sum((x - sum(b) / len(b)) ** 2 for x in b) for b in boots)
     spread = math.sqrt(dev / (n - len(boots))) if n > len(boots) else math.nan
-    if len(boots) == 1:
-        est = stats.of_logs(boots[0])
-    else:
-        units = stats.of_logs([sum(b) / len(b) for b in boots])
-        est = stats.Estimate(units.mean, units.se, units.df, n)
+    # one boot: its trials are the units; several: each boot's mean is one
+    units = stats.of_logs(boots[0] if len(boots) == 1 else [sum(b) / len(b) for b in boots])
+    est = stats.Estimate(units.mean, units.se, units.df, n)
     return MachineFigure(machine, label, est, n, len(boots), spread, floor)
 
 
