@@ -111,8 +111,7 @@ class Environment:
     @property
     def label(self) -> str:
         """A short name: 'JDK 17.0.15' plus the JVM options that are not heap sizes."""
-        flags = [a for a in self.jvm_args if not re.match(r"-Xm[sx]", a)]
-        return f"JDK {self.jdk or '?'}" + (f" {' '.join(flags)}" if flags else "")
+        return " ".join([f"JDK {self.jdk or '?'}"] + [a for a in self.jvm_args if not re.match(r"-Xm[sx]", a)])
 
 
 @dataclass
@@ -313,10 +312,9 @@ def _metric(m, where: str, primary: bool) -> Metric:
     err = _num(m.get("scoreError", "NaN"), where + ".scoreError")
     if err < 0 or err == INF:
         raise InputError(f"{where}: scoreError {m.get('scoreError')!r} is not a finite non-negative number")
-    conf = m.get("scoreConfidence")
     lo = hi = NAN
     if math.isfinite(err):
-        if conf is not None:
+        if (conf := m.get("scoreConfidence")) is not None:
             if not (isinstance(conf, list) and len(conf) == 2):
                 raise InputError(f"{where}: scoreConfidence is not a pair of numbers")
             lo, hi = _num(conf[0], where + ".scoreConfidence"), _num(conf[1], where + ".scoreConfidence")
@@ -413,8 +411,7 @@ def load(path, with_provenance: bool = True, skip_failed: bool = False) -> Run:
             fork_values[k.lstrip("\u00b7")] = _fork_figures(v, "")["primary"] if isinstance(v, dict) else ()
         if (prov or {}).get("protocol") == "trials":
             for k, v in sec.items():
-                summed = _per_fork_sums(v, secondary[k.lstrip("\u00b7")])
-                if summed is not None:
+                if (summed := _per_fork_sums(v, secondary[k.lstrip("\u00b7")])) is not None:
                     secondary[k.lstrip("\u00b7")], fork_values[k.lstrip("\u00b7")] = summed
         trials = trials_of.get((bench, r["mode"], tuple(sorted(params.items()))), ())
         res = Result(bench, r["mode"], params, primary, secondary, threads, nforks, env, name, fork_values, trials,

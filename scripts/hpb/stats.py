@@ -119,9 +119,7 @@ def of_logs(logs: list) -> Estimate:
     """The estimate from values on the log scale, each one independent unit (a trial, a boot)."""
     xs = [x for x in logs if math.isfinite(x)]
     n = len(xs)
-    if n == 0:
-        return Estimate(NAN)
-    return Estimate(sum(xs) / n, sd(xs) / math.sqrt(n), n - 1.0, n)
+    return Estimate(sum(xs) / n, sd(xs) / math.sqrt(n), n - 1.0, n) if n else Estimate(NAN)
 
 
 def _combine(ests: list, signs: list, n: int) -> Estimate:
