@@ -7,6 +7,7 @@ Each verdict carries extra["decided"] and extra["configs"], which twocommit.look
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from collections import namedtuple
@@ -237,10 +238,25 @@ def judge(by: dict, suite: Suite, rule, chosen: set | None, gated_keys: set, gat
                  "undecided": f"{what}: {len(bv)} and {len(hv)} forks cannot reach p <= {level:.3g}"}[outcome]
         out.append(_verdict(metric, h, outcome, words, t.id, None, base_rule, len(hv)))
     for t, s in claims:
+        base = judge_claim(by["base"], s["spec"], t, suite, allow_missing=True)
         for v in judge_claim(by["head"], s["spec"], t, suite):
+            v = beside_base(v, base)
             v.extra.update({"decided": True, "configs": []})
             out.append(v)
     return out
+
+
+def beside_base(v, base: list):
+    """Head's fixed-bar verdict v, the change's doing only where base met the bar in the same run: where base
+    measured it and missed it too (or could not show it), this machine does not reach the bar, which says
+    nothing of the change (the pair's gain check judges that): a warning. base: the claim's verdicts on base."""
+    b = next((x for x in base if x.id == v.id and x.params == v.params and x.figure is not None), None)
+    if v.outcome not in ("fail", "inconclusive") or b is None or b.outcome == "pass":
+        return v
+    f = b.figure
+    return dataclasses.replace(v, outcome="warn", reason=f"{v.reason}; base misses it too ({f.value:.3g}x "
+                               f"[{f.lo:.3g}, {f.hi:.3g}]): this machine does not reach the bar (a warning: "
+                               "the gain judges the change)")
 
 
 def _verdict(check, r, outcome, words, tid, fig, rule, n, before=None, after=None, params=None, sid="", extra=None,

@@ -237,7 +237,9 @@ def judge(run: Run, suite: Suite, undecided: str = "fail", strict=frozenset()) -
             out.append(Verdict("gain", name, outcome, why, c["id"], t.id, params, fig, rule.bar, ">=",
                                extra={"n": len(logs), "logs": logs, "configs": configs,
                                       "decided": outcome in ("pass", "regression")}))
+    base_bars = judge_claims(by["base"], suite, ids=ids, allow_missing=True) if ids else []
     for v in judge_claims(by["head"], suite, ids=ids) if ids else []:
+        v = breadth.beside_base(v, base_bars)
         if (undecided == "warn" and v.id not in strict and v.outcome in ("fail", "inconclusive")
                 and not _shown_to_miss(v)):
             v = dataclasses.replace(v, outcome="warn", reason=v.reason + "; not shown to miss the bar either "

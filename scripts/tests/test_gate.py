@@ -453,6 +453,23 @@ def test_in_cis_mode_a_bar_neither_cleared_nor_shown_missed_warns(capsys, tmp_pa
     assert " FAIL " in [r for r in rows(out, "claim") if 'delimiter="::"' in r][0], "the rule: the pessimistic end decides"
 
 
+def test_a_bar_base_misses_too_is_the_machines_not_the_changes_and_warns(capsys, tmp_path):
+    """INDEX_OF at "::" made 0.4x as fast on both sides: the 2x bar is shown missed on head, and on base
+    too, so the machine does not reach it (the gain, unchanged, judges the change); head alone so slowed
+    fails (the test above)."""
+    def slow(data):
+        for r in data:
+            p = r["params"]
+            if p.get("variant") == "INDEX_OF" and p.get("delimiter") == "::":
+                r["primaryMetric"]["rawData"] = [[x * 0.4 for x in fork] for fork in r["primaryMetric"]["rawData"]]
+    both = copy_run(GATE_SHORT_FORKS, tmp_path / "both.json", slow)
+    for mode in ([], ["--undecided", "warn"]):
+        _, out, _ = run_gate(capsys, both, *mode)
+        claim = [r for r in rows(out, "claim") if 'delimiter="::"' in r][0]
+        assert " WARN " in claim and "base misses it too" in claim and "does not reach the bar" in claim, claim
+        assert not [r for r in rows(out, "gain") if 'delimiter="::"' in r and "REGRESSION" in r]
+
+
 def test_a_two_commit_run_takes_no_baseline_or_claim_options():
     p = subprocess.run([sys.executable, str(SCRIPTS / "gate.py"), str(GATE_SHORT_FORKS), "--claim-ids", "x"],
                        capture_output=True, text=True)
