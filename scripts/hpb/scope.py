@@ -2,18 +2,8 @@
 
 Where a technique's benchmark, code and build are the same on both sides, both run the same bytecode on
 the same JVM and machine: any difference measured there is noise, so CI gates only the techniques a change
-reaches, from the paths that differ:
-
-- a Java file the same but for comments and blank space (evidence.normalize_java): nothing;
-- `src/<set>/java/<a technique's package>/...`: that technique and those whose `uses` list that package
-  or that file's class; `src/<set>/java/<a support package>/...` in `uses`: the techniques listing it;
-- `scripts/techniques/<file>.json`: its technique when what the gate measures or judges differs (not its
-  prose); a file the base lacks is a `new` technique, judged on this commit alone;
-- `pom.xml`: the techniques listing the dependencies (`dependencies`) whose version or presence is all
-  that differs; BUILD_ONLY alone: none; anything else: every technique; anything else under `src/`: every
-  technique;
-- `jmh-maven-plugin/` (the instrument): no technique, but `instrument` is set (CI runs an A/A pass);
-- the rest (scripts, docs, results, `.ci/`): none. When git cannot say what differs, every technique.
+reaches, from the paths that differ, by the rules of docs/gate.md ("What a change reaches"); scripts,
+docs, results and `.ci/` reach none. When git cannot say what differs, every technique.
 """
 from __future__ import annotations
 
@@ -34,11 +24,9 @@ EVERY = "*"
 # or loads: plugins of later phases or other goals, the harness itself, JUnit (no benchmark imports it: a
 # test checks that), and any profile without <activation> (CI's gate passes no -P).
 BUILD_ONLY = {
-    "plugins": frozenset({
-        "org.apache.maven.plugins:maven-clean-plugin", "org.apache.maven.plugins:maven-jar-plugin",
-        "org.apache.maven.plugins:maven-install-plugin", "org.apache.maven.plugins:maven-deploy-plugin",
-        "org.apache.maven.plugins:maven-site-plugin", "org.apache.maven.plugins:maven-surefire-plugin",
-        "org.apache.maven.plugins:maven-invoker-plugin", "io.hotpathbench:jmh-maven-plugin"}),
+    "plugins": frozenset({f"org.apache.maven.plugins:maven-{p}-plugin"
+                          for p in ("clean", "jar", "install", "deploy", "site", "surefire", "invoker")}
+                         | {"io.hotpathbench:jmh-maven-plugin"}),
     "dependencies": frozenset({"org.junit:junit-bom", "org.junit.jupiter:junit-jupiter"}),
 }
 
@@ -102,11 +90,8 @@ def _key(el, ns: str, group: str = "") -> str:
 
 def _pom_parts(text: str) -> tuple:
     """(dependencies, managed ones included, by groupId:artifactId; everything else but BUILD_ONLY) of a pom,
-    serialized with properties resolved so that a property changes what uses it. ValueError: not a pom."""
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as e:
-        raise ValueError(f"pom.xml does not parse: {e}")
+    serialized with properties resolved so that a property changes what uses it. ET.ParseError: not XML."""
+    root = ET.fromstring(text)
     ns = root.tag[:root.tag.index("}") + 1] if root.tag.startswith("{") else ""
     props = {c.tag[len(ns):]: (c.text or "").strip() for el in root.findall(f"{ns}properties") for c in el}
     blocks = [(root, b) for b in root.findall(f"{ns}dependencies")]
@@ -147,7 +132,7 @@ def pom_scope(before: str | None, after: str | None, suite) -> set:
         return {EVERY}
     try:
         (deps_b, rest_b), (deps_a, rest_a) = _pom_parts(before), _pom_parts(after)
-    except ValueError:
+    except (ET.ParseError, ValueError):
         return {EVERY}
     if rest_b != rest_a:
         return {EVERY}
@@ -178,19 +163,16 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
         if p.startswith("jmh-maven-plugin/"):
             instrument = instrument or p
         elif p in by_file:
-            t, before = by_file[p], base_text(p)
+            t, before, kinds = by_file[p], base_text(p), pass_kinds(suite.raw)
+            try:  # the base's own pass names where its suite.json names passes, else this tree's
+                old = None if before is None else measured_part(
+                    with_pass_kinds(json.loads(before), pass_kinds(base_text("scripts/suite.json")) or kinds))
+            except ValueError:
+                old = None
             if before is None:
                 new.add(t.id)
+            if old != measured_part(with_pass_kinds(t.raw, kinds)):
                 reached.add(t.id)
-            else:
-                kinds = pass_kinds(suite.raw)
-                try:  # the base's own pass names where its suite.json names passes, else this tree's
-                    old = measured_part(with_pass_kinds(json.loads(before),
-                                                        pass_kinds(base_text("scripts/suite.json")) or kinds))
-                except ValueError:
-                    old = None
-                if old != measured_part(with_pass_kinds(t.raw, kinds)):
-                    reached.add(t.id)
         elif p.startswith("src/"):
             if p.endswith(".java"):
                 b, h = base_text(p), head_text(p)
@@ -242,63 +224,47 @@ def of_change(base: str, suite, cwd=REPO) -> Scope:
 # ---------------------------------------------------------------- which variants a change reaches
 
 _ENUM = re.compile(r"\benum\s+(\w+)[^{]*\{")
+# A string or char literal (whole, to its closing quote or the text's end), or a bracket, comma or semicolon.
+_MARK = re.compile(r'''"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[(){}\[\],;]''', re.S)
 
 
 def enum_constants(text: str) -> dict:
     """Each enum constant of a Java source (comments stripped) -> its arguments' and body's text."""
     out = {}
     for m in _ENUM.finditer(text):
-        i, depth, start, name = m.end(), 0, m.end(), None
-        while i < len(text):
-            c = text[i]
-            if c in "\"'":  # a literal: skip to its closing quote
-                j = i + 1
-                while j < len(text) and text[j] != c:
-                    j += 2 if text[j] == "\\" else 1
-                i = j
-            elif c in "({[":
+        depth, start = 0, m.end()
+        for mark in _MARK.finditer(text, m.end()):
+            c = mark.group()
+            if c in ("(", "{", "["):
                 depth += 1
-            elif c in ")}]":
+            elif c in (")", "}", "]"):
                 depth -= 1
-                if depth < 0:  # the enum's closing brace
-                    break
-            elif depth == 0 and c in ",;":
-                part = text[start:i].strip()
-                name = re.match(r"(?:@\w+(?:\([^)]*\))?\s*)*(\w+)", part)
-                if name and re.fullmatch(r"[A-Za-z_]\w*", name.group(1)):
-                    out[name.group(1)] = part[name.end():]
-                start = i + 1
-                if c == ";":
-                    break
-            i += 1
-        else:
-            continue
-        part = text[start:i].strip()  # the last constant, where no `;` ends the list
-        name = re.match(r"(\w+)", part)
-        if name and depth < 0:
-            out[name.group(1)] = part[name.end():]
+            if depth > 0 or (depth == 0 and c not in (",", ";")):
+                continue
+            part = text[start:mark.start()].strip()
+            last = depth < 0  # the enum's closing brace: the last constant, where no `;` ends the list
+            name = re.match(r"(\w+)" if last else r"(?:@\w+(?:\([^)]*\))?\s*)*(\w+)", part)
+            if name and (last or re.fullmatch(r"[A-Za-z_]\w*", name.group(1))):
+                out[name.group(1)] = part[name.end():]
+            if last or c == ";":
+                break
+            start = mark.end()
     return out
 
 
 def variants_reached(package_dir: str, paths, read) -> dict | None:
-    """How near a change comes to each enum constant in src/main/java/<package_dir>: 0 where the constant's
-    body names a class of a changed file, k where it names a class of the package that reaches one through
-    k others naming each other; constants it never reaches are left out. None where a path is no class
-    under src/main/java (a benchmark, a build file: it may reach every variant alike) or a changed file is
-    one of the package's enums (which constant changed is not told apart). read(path) gives a file's text
-    (None where there is none). Names, not members, are followed: a class that names a changed one is
-    reached whatever member it uses, so the nearest constants are the ones the change most surely reaches."""
+    """How near a change comes to each enum constant in src/main/java/<package_dir> (docs/gate.md): 0 where
+    the constant's body names a class of a changed file, k where it names a class of the package that reaches
+    one through k others naming each other; unreached constants are left out. None where a path is no class
+    under src/main/java or a changed file is one of the package's enums: it may reach every variant alike.
+    read(path) gives a file's text (None where there is none). Names, not members, are followed: a class
+    that names a changed one is reached whatever member it uses."""
+    if not all(p.startswith("src/main/java/") and p.endswith(".java") for p in paths):
+        return None
     root = f"src/main/java/{package_dir}/"
-    level = {}
-    for p in paths:
-        if not (p.startswith("src/main/java/") and p.endswith(".java")):
-            return None
-        level[p.rsplit("/", 1)[-1][:-len(".java")]] = 0
-    files = {}
-    for p in sorted(Path(REPO, root).glob("*.java")) if Path(REPO, root).is_dir() else []:
-        text = read(root + p.name)
-        if text is not None:
-            files[p.stem] = normalize_java(text)
+    level = {p.rsplit("/", 1)[-1][:-len(".java")]: 0 for p in paths}
+    texts = {p.stem: read(root + p.name) for p in sorted(Path(REPO, root).glob("*.java"))}
+    files = {name: normalize_java(text) for name, text in texts.items() if text is not None}
     enums = {name: enum_constants(text) for name, text in files.items() if _ENUM.search(text)}
     if set(level) & set(enums):
         return None
