@@ -20,10 +20,6 @@ def fail(msg: str, code: int = 2):
     sys.exit(code)
 
 
-def warn(msg: str):
-    print("warning: " + msg, file=sys.stderr)
-
-
 def emit(text: str, out: str | None) -> None:
     """Write a command's text to the file --out names (atomically, printing its path), else stdout."""
     if out:
@@ -73,6 +69,6 @@ def load_runs(files) -> list:
     runs = [load(f, skip_failed=True) for f in files]
     for run in runs:
         if run.skipped:
-            warn(f"{run.path}: skipped {len(run.skipped)} result(s) whose score is NaN (the benchmark failed): "
-                 + ", ".join(run.skipped))
+            print(f"warning: {run.path}: skipped {len(run.skipped)} result(s) whose score is NaN (the benchmark "
+                  "failed): " + ", ".join(run.skipped), file=sys.stderr)
     return runs
