@@ -51,13 +51,19 @@ MEASURED = ("benchmark", "variant_param", "baseline", "size_param", "method_pair
 PROSE = frozenset({"_doc", "label", "why", "doc", "point_score"})
 
 
-def measured_part(value, top=True):
-    """A technique file (parsed JSON) cut to what the gate measures and judges (MEASURED, without prose)."""
+def measured_part(value, kinds: dict, top=True):
+    """A technique file (parsed JSON) cut to what the gate measures and judges (MEASURED, without prose), its
+    claims naming their CI pass's kind (`kinds`, from pass_kinds), not its name: renaming a pass changes
+    neither what a claim measures nor how it is judged."""
     if isinstance(value, dict):
-        return {k: measured_part(v, False) for k, v in value.items()
-                if k not in PROSE and (not top or k in MEASURED)}
+        out = {k: measured_part(v, kinds, False) for k, v in value.items()
+               if k not in PROSE and (not top or k in MEASURED)}
+        if top and isinstance(out.get("claims"), list):
+            out["claims"] = [{**c, "ci": kinds.get(c.get("ci"), c.get("ci"))} if isinstance(c, dict) else c
+                             for c in out["claims"]]
+        return out
     if isinstance(value, list):
-        return [measured_part(v, False) for v in value]
+        return [measured_part(v, kinds, False) for v in value]
     return value
 
 
@@ -73,26 +79,14 @@ def pass_kinds(suite_file) -> dict:
     return {name: "gate" if isinstance(p, dict) and p.get("gate") else "alone" for name, p in passes.items()}
 
 
-def with_pass_kinds(technique_file, kinds: dict):
-    """A technique file whose claims name their CI pass's kind, not its name: renaming a pass changes
-    neither what a claim measures nor how it is judged."""
-    if not isinstance(technique_file, dict) or not isinstance(technique_file.get("claims"), list):
-        return technique_file
-    claims = [{**c, "ci": kinds.get(c.get("ci"), c.get("ci"))} if isinstance(c, dict) else c
-              for c in technique_file["claims"]]
-    return {**technique_file, "claims": claims}
-
-
-def _key(el, ns: str, group: str = "") -> str:
-    """groupId:artifactId of a dependency or plugin element (a plugin's groupId defaults to Maven's)."""
-    return f"{(el.findtext(f'{ns}groupId') or group).strip()}:{(el.findtext(f'{ns}artifactId') or '').strip()}"
-
-
 def _pom_parts(text: str) -> tuple:
     """(dependencies, managed ones included, by groupId:artifactId; everything else but BUILD_ONLY) of a pom,
     serialized with properties resolved so that a property changes what uses it. ET.ParseError: not XML."""
     root = ET.fromstring(text)
     ns = root.tag[:root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+
+    def key(el, group=""):  # groupId:artifactId of a dependency or plugin (a plugin's groupId defaults to Maven's)
+        return f"{(el.findtext(f'{ns}groupId') or group).strip()}:{(el.findtext(f'{ns}artifactId') or '').strip()}"
     props = {c.tag[len(ns):]: (c.text or "").strip() for el in root.findall(f"{ns}properties") for c in el}
     blocks = [(root, b) for b in root.findall(f"{ns}dependencies")]
     blocks += [(dm, b) for dm in root.findall(f"{ns}dependencyManagement") for b in dm.findall(f"{ns}dependencies")]
@@ -111,12 +105,12 @@ def _pom_parts(text: str) -> tuple:
     deps = {}
     for parent, block in blocks:
         for d in block:  # ElementTree's parser drops comments
-            deps[_key(d, ns)] = deps.get(_key(d, ns), "") + ET.tostring(d, encoding="unicode")
+            deps[key(d)] = deps.get(key(d), "") + ET.tostring(d, encoding="unicode")
         parent.remove(block)
     for build in root.iter(f"{ns}build"):
         for plugins in [*build.findall(f"{ns}plugins"), *build.findall(f"{ns}pluginManagement/{ns}plugins")]:
             for plugin in list(plugins):
-                if _key(plugin, ns, "org.apache.maven.plugins") in BUILD_ONLY["plugins"]:
+                if key(plugin, "org.apache.maven.plugins") in BUILD_ONLY["plugins"]:
                     plugins.remove(plugin)
     for profiles in root.findall(f"{ns}profiles"):
         for profile in list(profiles):
@@ -157,7 +151,7 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             used = used_path(name).removeprefix("src/main/java/")
             users.setdefault(used if used.endswith(".java") else used + "/", set()).add(t.id)
     by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
-    why, new, instrument, each = {}, set(), "", {}
+    new, instrument, each = set(), "", {}
     for p in sorted(paths):
         reached = set()
         if p.startswith("jmh-maven-plugin/"):
@@ -166,12 +160,12 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             t, before, kinds = by_file[p], base_text(p), pass_kinds(suite.raw)
             try:  # the base's own pass names where its suite.json names passes, else this tree's
                 old = None if before is None else measured_part(
-                    with_pass_kinds(json.loads(before), pass_kinds(base_text("scripts/suite.json")) or kinds))
+                    json.loads(before), pass_kinds(base_text("scripts/suite.json")) or kinds)
             except ValueError:
                 old = None
             if before is None:
                 new.add(t.id)
-            if old != measured_part(with_pass_kinds(t.raw, kinds)):
+            if old != measured_part(t.raw, kinds):
                 reached.add(t.id)
         elif p.startswith("src/"):
             if p.endswith(".java"):
@@ -186,10 +180,9 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
         elif p == "pom.xml":
             reached |= pom_scope(base_text(p), head_text(p), suite)
         for tid in sorted(reached):
-            why.setdefault(tid, p)
             each.setdefault(tid, []).append(p)
-    return Scope(frozenset(why), why, new=frozenset(new), instrument=instrument,
-                 paths={tid: tuple(ps) for tid, ps in each.items()})
+    return Scope(frozenset(each), {tid: ps[0] for tid, ps in each.items()}, new=frozenset(new),
+                 instrument=instrument, paths={tid: tuple(ps) for tid, ps in each.items()})
 
 
 def changed_paths(base: str, cwd=REPO) -> list:
