@@ -48,7 +48,7 @@ class _Check:
         raise InputError(f"{self.path}: {where}: {msg}")
 
     def obj(self, v, where: str, required=(), optional=(), **checks) -> dict:
-        """v as an object of the keys `required`, `optional` or `checks` (or `_`-prefixed ones), checks' in order."""
+        """v, an object of the keys `required`, `optional`, `checks` or `_`-prefixed; those of `checks` in order."""
         if not isinstance(v, dict):
             self.fail(where, "expected an object")
         allowed = {*required, *optional, *checks}
@@ -349,7 +349,6 @@ def judging(opts: list) -> dict:
 
 
 def _metrics(ck: _Check, d: dict) -> dict:
-    """The technique's own metrics (`metrics`), checked."""
     for name, info in (d.get("metrics") or {}).items():
         where = f"metrics.{name}"
         ck.obj(info, where, ("unit", "better", "doc"), ("deterministic", "resolution"), unit=ck.string,
@@ -375,12 +374,10 @@ def _schedule_keys(ck: _Check, d: dict):
                params=ck.params, iterations=ck.whole, time=ck.time("2s or 500ms"), why=ck.string)
     if "min_trials" in d:
         mt = ck.obj(d["min_trials"], "min_trials", required=("trials", "why"), optional=("methods",))
-        methods = mt.get("methods", {})
-        if not isinstance(methods, dict):
+        if not isinstance(mt.get("methods", {}), dict):
             ck.fail("min_trials.methods", "expected an object of method names to trials")
-        ck.whole(mt["trials"], "min_trials.trials", "a positive whole number of trials")
-        for k, v in methods.items():
-            ck.whole(v, f"min_trials.methods.{k}", "a positive whole number of trials")
+        for k, v in [("trials", mt["trials"]), *((f"methods.{m}", n) for m, n in mt.get("methods", {}).items())]:
+            ck.whole(v, f"min_trials.{k}", "a positive whole number of trials")
         ck.string(mt["why"], "min_trials.why")
 
 
@@ -413,14 +410,12 @@ def load_technique(path: Path, passes: dict) -> Technique:
     def checked(kind, check, *args):
         """Each entry of d[kind], checked, its id unique among its kind (claims and targets are one kind)."""
         ids = seen.setdefault(kind.replace("targets", "claims"), set())
-        out = []
         for i, x in enumerate(d.get(kind) or []):
             check(ck, x, f"{kind}[{i}]", *args)
             if x["id"] in ids:
                 ck.fail(f"{kind}[{i}]", f"duplicate id {x['id']!r}")
             ids.add(x["id"])
-            out.append(x)
-        return out
+        return list(d.get(kind) or [])
 
     passes = passes or {}
     claims = checked("claims", _claim, passes, True)
