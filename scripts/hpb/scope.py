@@ -185,20 +185,16 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
                  instrument=instrument, paths={tid: tuple(ps) for tid, ps in each.items()})
 
 
-def changed_paths(base: str, cwd=REPO) -> list:
-    """Paths that differ between commit `base` and the working tree, untracked files included.
-    Raises ValueError with git's message when git cannot tell."""
-    def git(*args):
+def of_change(base: str, suite, cwd=REPO) -> Scope:
+    """The scope of the paths that differ between commit `base` and the working tree, untracked files
+    included; every technique, with git's message, when git cannot tell."""
+    def git(*args) -> list:
         p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
         if p.returncode != 0:
             said = (p.stderr or p.stdout).strip().splitlines()
             raise ValueError(said[-1] if said else f"git {' '.join(args)} failed")
         return [line for line in p.stdout.splitlines() if line]
-    return sorted(set(git("diff", "--name-only", "--no-renames", base, "--"))
-                  | set(git("ls-files", "--others", "--exclude-standard")))
 
-
-def of_change(base: str, suite, cwd=REPO) -> Scope:
     def base_text(path):
         p = subprocess.run(["git", "show", f"{base}:{path}"], cwd=cwd, capture_output=True, text=True)
         return p.stdout if p.returncode == 0 else None
@@ -209,7 +205,8 @@ def of_change(base: str, suite, cwd=REPO) -> Scope:
         except OSError:
             return None
     try:
-        return of_paths(changed_paths(base, cwd), suite, base_text, head_text)
+        changed = git("diff", "--name-only", "--no-renames", base, "--")
+        return of_paths({*changed, *git("ls-files", "--others", "--exclude-standard")}, suite, base_text, head_text)
     except ValueError as e:
         return Scope(frozenset({EVERY}), {}, f"git cannot list what changed since {base}: {e}")
 
