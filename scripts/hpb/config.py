@@ -145,8 +145,6 @@ class _Check:
         self.obj(v, where, benchmark=self.string, method=self.string, mode=self.string, params=self.params)
 
 
-# ---------------------------------------------------------------- the model
-
 @dataclass
 class Technique:
     id: str
@@ -224,9 +222,8 @@ class Technique:
         return res["bytes"] / per if per > 0 else None
 
     def measured(self, r, name: str):
-        """r's metric `name` with its declared unit and, for a declared resolution, an interval that covers
-        it: a heap figure is one measurement per fork copied into every iteration, so their zero spread says
-        nothing of its error; the measuring code's resolution (bytes over the param that divides them) does."""
+        """r's metric `name` with its declared unit and, for a declared resolution, an interval that covers it: a
+        heap figure is one measurement per fork copied into every iteration, so its error is the resolution's."""
         m = self.named(name, r.metric(name))
         d = self.resolution(r, name)
         if m is None or d is None:
@@ -392,11 +389,8 @@ def load_technique(path: Path, passes: dict) -> Technique:
     if "." not in d["benchmark"]:
         ck.fail("benchmark", "expected a fully qualified class name")
     ck.string(d["test"], "test")
-    base = d["baseline"]
-    if isinstance(base, dict):
-        ck.string_values(base, "baseline")
-    else:
-        ck.string(base, "baseline")
+    base = d["baseline"]  # a variant, or {method: variant}
+    (ck.string_values if isinstance(base, dict) else ck.string)(base, "baseline")
     metrics = _metrics(ck, d)
     if "jvm_args_vary_by_method" in d and (not isinstance(d["jvm_args_vary_by_method"], bool)
                                            or not d.get("method_pairs")):
