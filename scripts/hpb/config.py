@@ -326,10 +326,9 @@ JUDGING = {"--undecided": ("undecided", ("fail", "warn")), "--fork-figure": ("fo
 
 
 def judging(opts: list) -> dict:
-    """gate.py's options for a two-commit run, as CI's gate pass names them (ci.passes.gate.judge):
-    {'undecided': 'fail'|'warn', 'fork_figure': 'mean'|'best', 'strict': frozenset of claim ids}, gate.py's
-    defaults where not given; --strict takes the gain claims whose undecided checks fail even under
-    --undecided warn. ValueError for anything else."""
+    """gate.py's options for a two-commit run, as CI's gate pass names them (ci.passes.gate.judge): {'undecided':
+    'fail'|'warn', 'fork_figure': 'mean'|'best', 'strict': frozenset of claim ids}, gate.py's defaults where not
+    given (--strict: the gain claims whose undecided checks fail even under --undecided warn); ValueError on others."""
     out = {"undecided": "fail", "fork_figure": "mean", "strict": frozenset()}
     it = iter(opts)
     for o in it:
@@ -488,11 +487,9 @@ def load_suite(suite_file=None, techniques_dir=None) -> Suite:
     if not files:
         raise InputError(f"{tdir}: no technique files (*.json)")
     techniques = [load_technique(f, passes) for f in files]
-    seen = {}
-    for t in techniques:
-        if t.benchmark in seen:
-            raise InputError(f"{t.path}: benchmark {t.benchmark} is also described by {seen[t.benchmark]}")
-        seen[t.benchmark] = t.path
+    for i, t in enumerate(techniques):
+        if other := next((u for u in techniques[:i] if u.benchmark == t.benchmark), None):
+            raise InputError(f"{t.path}: benchmark {t.benchmark} is also described by {other.path}")
     for kind in ("claims", "cited", "published"):
         ids = {}
         for t in techniques:

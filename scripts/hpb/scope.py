@@ -68,8 +68,7 @@ def measured_part(value, kinds: dict, top=True):
 
 
 def pass_kinds(suite_file) -> dict:
-    """CI pass name -> "gate" (judged against the baseline's commit) or "alone", from a suite.json's text,
-    parsed JSON or None."""
+    """CI pass name -> "gate" (judged against the baseline's commit) or "alone", from suite.json's text or JSON."""
     if isinstance(suite_file, str):
         try:
             suite_file = json.loads(suite_file)
