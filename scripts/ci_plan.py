@@ -182,13 +182,6 @@ class Minutes:
         return math.fsum(2 * self.fork(k, w) for k in keys) * trials / 60 if keys else None
 
 
-def _head_text(path: str) -> str | None:
-    try:
-        return (REPO / path).read_text(encoding="utf-8")
-    except OSError:
-        return None
-
-
 def _key(benchmark: str, params) -> tuple:
     return benchmark, tuple(sorted((params or {}).items()))
 
@@ -284,7 +277,7 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
              if not everything and (scope is None or scope.covers(t.id)) and t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
-    near = {t.id: scoping.variants_reached(t.package_dir, scope.paths.get(t.id, ()), _head_text)
+    near = {t.id: scoping.variants_reached(t.package_dir, scope.paths.get(t.id, ()))
             if scope is not None else None for t in gated}
     chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= each
               else filled(t, headline_ids(t), minutes, trials, each, near[t.id]) for t in gated}

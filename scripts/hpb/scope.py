@@ -8,6 +8,7 @@ docs, results and `.ci/` reach none. When git cannot say what differs, every tec
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -184,6 +185,14 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
                  instrument=instrument, paths={tid: tuple(ps) for tid, ps in each.items()})
 
 
+def tree_text(path: str, cwd=REPO) -> str | None:
+    """A file's text in the working tree at cwd (None where there is none)."""
+    try:
+        return (Path(cwd) / path).read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
 def of_change(base: str, suite, cwd=REPO) -> Scope:
     """The scope of the paths that differ between commit `base` and the working tree, untracked files
     included; every technique, with git's message, when git cannot tell."""
@@ -198,14 +207,10 @@ def of_change(base: str, suite, cwd=REPO) -> Scope:
         p = subprocess.run(["git", "show", f"{base}:{path}"], cwd=cwd, capture_output=True, text=True)
         return p.stdout if p.returncode == 0 else None
 
-    def head_text(path):
-        try:
-            return (Path(cwd) / path).read_text(encoding="utf-8")
-        except OSError:
-            return None
     try:
         changed = git("diff", "--name-only", "--no-renames", base, "--")
-        return of_paths({*changed, *git("ls-files", "--others", "--exclude-standard")}, suite, base_text, head_text)
+        return of_paths({*changed, *git("ls-files", "--others", "--exclude-standard")}, suite, base_text,
+                        lambda path: tree_text(path, cwd))
     except ValueError as e:
         return Scope(frozenset({EVERY}), {}, f"git cannot list what changed since {base}: {e}")
 
@@ -241,12 +246,12 @@ def enum_constants(text: str) -> dict:
     return out
 
 
-def variants_reached(package_dir: str, paths, read) -> dict | None:
+def variants_reached(package_dir: str, paths, read=tree_text) -> dict | None:
     """How near a change comes to each enum constant in src/main/java/<package_dir> (docs/gate.md): 0 where
     the constant's body names a class of a changed file, k where it names a class of the package that reaches
     one through k others naming each other; unreached constants are left out. None where a path is no class
     under src/main/java or a changed file is one of the package's enums: it may reach every variant alike.
-    read(path) gives a file's text (None where there is none). Names, not members, are followed: a class
+    read(path) gives a file's text (None where there is none; the working tree's by default). Names, not members, are followed: a class
     that names a changed one is reached whatever member it uses."""
     if not all(p.startswith("src/main/java/") and p.endswith(".java") for p in paths):
         return None
@@ -269,5 +274,5 @@ def variants_reached(package_dir: str, paths, read) -> dict | None:
         for c, body in constants.items():
             near = [level[w] for w in words(body) if w in level]
             if near:
-                out[c] = min(near + [out.get(c, min(near))])
+                out[c] = min(near + [out.get(c, math.inf)])
     return out
