@@ -150,10 +150,10 @@ class Minutes:
                 d = json.loads(f.read_text(encoding="utf-8"))
                 props = d["provenance"]["jmh"].get("mavenProperties") or {}
                 version = str((d["provenance"].get("jdk") or {}).get("version", ""))
-                own = "jmh.i" not in props and "jmh.r" not in props  # a gate_window of the classes' own
-                if ("jmh.i" not in props or "jmh.r" not in props) and not own or version.split(".")[0] != jdk:
+                i, r = props.get("jmh.i"), props.get("jmh.r")  # neither: the classes' own (a gate_window)
+                if (i is None) != (r is None) or version.split(".")[0] != jdk:
                     continue
-                window = None if own else (int(props["jmh.i"]), _seconds(props["jmh.r"]))
+                window = None if i is None else (int(i), _seconds(r))
                 for i, *_, seconds in d.get("schedule") or []:
                     r = d["results"][i]
                     key = _key(r["benchmark"], {k: v for k, v in (r.get("params") or {}).items() if k != "side"})

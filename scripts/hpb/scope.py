@@ -251,8 +251,8 @@ def variants_reached(package_dir: str, paths, read=tree_text) -> dict | None:
     the constant's body names a class of a changed file, k where it names a class of the package that reaches
     one through k others naming each other; unreached constants are left out. None where a path is no class
     under src/main/java or a changed file is one of the package's enums: it may reach every variant alike.
-    read(path) gives a file's text (None where there is none; the working tree's by default). Names, not members, are followed: a class
-    that names a changed one is reached whatever member it uses."""
+    read(path) gives a file's text (None where there is none; the working tree's by default). Names, not
+    members, are followed: a class that names a changed one is reached whatever member it uses."""
     if not all(p.startswith("src/main/java/") and p.endswith(".java") for p in paths):
         return None
     root = f"src/main/java/{package_dir}/"
