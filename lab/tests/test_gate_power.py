@@ -499,7 +499,9 @@ def _today(suite):
 
 def test_replayed_at_cis_own_threshold_every_pass_fails_exactly_where_its_gain_or_time_checks_fail():
     """The threshold alone moves no stop, so the replay of a pass at CI's threshold is the gate's own
-    judgement of its gains and time rows, pass by pass."""
+    judgement of its gains and time rows, pass by pass. The replay leaves allocation to the pass's own
+    judgement: where an allocation row failed, it held the groups open past the gains' and times' stop
+    (5 forks a side cannot show growth at 0.01 / m), so there the replay may stop them earlier."""
     from hpb import config
     suite = config.load_suite()
     passes, rule, strict = _today(suite)
@@ -510,11 +512,14 @@ def test_replayed_at_cis_own_threshold_every_pass_fails_exactly_where_its_gain_o
         if selected is not None and not selected & strict:
             continue  # a pass of the breadth rule alone (no gated claim): the replay is the gated claims' rule
         verdict, failing, stops = gate_power.replay_hold(run, suite, rule, threshold, None, strict)
-        real = [v for v in twocommit.judge(run, suite, strict=strict) if v.check in ("gain", "time") and v.failing]
+        judged = twocommit.judge(run, suite, strict=strict)
+        real = [v for v in judged if v.check in ("gain", "time") and v.failing]
         assert (verdict == "FAILED") == bool(real), run.name
         assert verdict != "undetermined", run.name
+        held = any(v.check == "alloc" and v.failing for v in judged)
         groups = {g["id"]: g["trials"] for g in run.provenance["trials"]["groups"]}
-        assert all(stops[g] == groups[g] for g in stops), "each group judged where the pass stopped it"
+        assert all(stops[g] == groups[g] or (held and stops[g] < groups[g]) for g in stops), \
+            f"{run.name}: each group judged where the pass stopped it"
 
 
 def test_the_10pct_pass_that_passed_at_10_percent_fails_at_2_5_percent_and_held_open_at_its_tenth_trial():
