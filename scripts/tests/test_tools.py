@@ -847,7 +847,8 @@ def test_a_technique_with_its_own_gate_window_gets_its_own_gate_pass(suite):
     own = [t for t in suite.techniques if t.raw.get("gate_window")]
     assert own, "G1 measures its rates over its class's window"
     t = own[0]
-    ids = frozenset({t.id, "keys"})
+    plain = next(u for u in suite.techniques if not u.raw.get("gate_window") and ci_plan.headline_ids(u))
+    ids = frozenset({t.id, plain.id})
     s = scope.Scope(ids, {i: "x" for i in ids})
 
     class Fixed:
