@@ -211,14 +211,33 @@ def fmt_min(x) -> str:
 
 # ---------------------------------------------------------------- a pull request's passes
 
+def reach(minutes, t, i, near: dict) -> float:
+    """How near a change comes to figure or claim i (near: scope.variants_reached): its configurations' nearest
+    variant (a parameter's value naming it) or benchmark method, inf where none is reached."""
+    names = {str(v) for b, params in minutes.configurations(t, [i]) for v in [b.rsplit(".", 1)[-1], *dict(params).values()]}
+    return min([near[v] for v in names if v in near] + [near.get("*", math.inf)])
+
+
+def first_ids(t, minutes, near: dict | None, bodies: bool = False) -> list:
+    """What a pull request judges of technique t before anything else: its headline figure and gated claims, or,
+    where the change is to method bodies alone (bodies: scope.changed_members knew each changed class's methods)
+    and reaches some of its figures (near), those of them it reaches, else the nearest figure it reaches: a
+    figure whose code is the same on both sides is left to the scheduled run."""
+    heads = headline_ids(t)
+    reached = [i for i in all_ids(t) if bodies and near and minutes and reach(minutes, t, i, near) < math.inf]
+    if not reached:
+        return heads
+    return [i for i in heads if i in reached] or [min(reached, key=lambda i: reach(minutes, t, i, near))]
+
+
 def filled(t, ids: list, minutes, trials: int, cap: float, near: dict | None = None) -> list:
     """ids, then each other cited figure and claim of the technique that still fits its minutes: those whose
-    variants the change comes nearest to first (near: scope.variants_reached), in its file's order within each."""
-    def step(i):  # how near the change comes to a variant i's configurations run (a parameter's value naming it)
-        values = {str(v) for _, params in minutes.configurations(t, [i]) for _, v in params}
-        return min([near[v] for v in values if v in near], default=math.inf)
+    variants the change comes nearest to first (near: scope.variants_reached), the headline figure and gated
+    claims first among equals, then its file's order."""
+    heads = headline_ids(t)
+    order = sorted(all_ids(t), key=lambda i: (reach(minutes, t, i, near), i not in heads)) if near else all_ids(t)
     out = list(ids)
-    for i in (sorted(all_ids(t), key=step) if near else all_ids(t)) if minutes else []:
+    for i in order if minutes else []:
         if i not in out:
             m = minutes.minutes(t, out + [i], trials)
             if m is not None and m <= cap:
@@ -278,26 +297,34 @@ def plan(suite, base: str | None = None, scope: scoping.Scope | None = None, hea
              if not everything and (scope is None or scope.covers(t.id)) and t.id not in new]
     est = {t.id: minutes.minutes(t, all_ids(t), trials) if minutes else None for t in gated}
     # each technique whole where it fits its minutes, else its headline and gated claims
-    near = {t.id: scoping.variants_reached(t.package_dir, scope.paths.get(t.id, ()))
+    near = {t.id: scoping.variants_reached(t.package_dir, scope.paths.get(t.id, ()), members=scope.members)
             if scope is not None else None for t in gated}
+    bodies = {t.id: scope is not None and bool(scope.paths.get(t.id)) and all(p in scope.members for p in scope.paths[t.id])
+              for t in gated}
+    first = {t.id: first_ids(t, minutes, near[t.id], bodies[t.id]) for t in gated}
     chosen = {t.id: all_ids(t) if est[t.id] is not None and est[t.id] <= each
-              else filled(t, headline_ids(t), minutes, trials, each, near[t.id]) for t in gated}
+              else filled(t, first[t.id], minutes, trials, each, near[t.id]) for t in gated}
     part = lambda t: minutes.minutes(t, chosen[t.id], trials) if minutes else None  # noqa: E731
     total = sum(m for m in map(part, gated) if m is not None)
-    if scope is not None and total > cap and any(chosen[t.id] != headline_ids(t) for t in gated):
+    if scope is not None and total > cap and any(chosen[t.id] != first[t.id] for t in gated):
         # together over the pull request's minutes: every technique's headline and gated claims first
         notes.append(f"the whole of the techniques reached needs about {total:.0f} min at {trials} trials, over the pull "
-                     f"request's {cap:.0f}: each is judged on its headline and gated claims")
-        chosen = {t.id: headline_ids(t) for t in gated}
+                     f"request's {cap:.0f}: each is judged on its headline and gated claims (those the change reaches)")
+        chosen = dict(first)
         total = sum(m for m in map(part, gated) if m is not None)
     for t in gated:
         ids = chosen[t.id]
         left = [i for i in all_ids(t) if i not in ids]
-        if ids not in (headline_ids(t), all_ids(t)) and ids != filled(t, headline_ids(t), minutes, trials, each):
+        if first[t.id] != headline_ids(t):
+            notes.append(f"{t.id}: the change reaches none of the configurations behind "
+                         f"{', '.join(i for i in headline_ids(t) if i not in first[t.id])} (the methods it changes: "
+                         f"{', '.join(sorted(m for p in scope.paths.get(t.id, ()) for m in scope.members.get(p, ())))}): "
+                         "the figures it reaches come first")
+        elif ids not in (headline_ids(t), all_ids(t)) and ids != filled(t, headline_ids(t), minutes, trials, each):
             nearest = min(near[t.id].values())
             notes.append(f"{t.id}: the change comes nearest to "
-                         f"{', '.join(sorted(v for v, k in near[t.id].items() if k == nearest))}: the figures "
-                         "that run it are filled in first")
+                         f"{', '.join(sorted(v for v, k in near[t.id].items() if k == nearest and v != '*')) or 'every configuration'}"
+                         ": the figures that run it are filled in first")
         notes.append(f"{t.id} ({(scope.why if scope else {}).get(t.id, 'all')}): the gate judges {', '.join(ids)}"
                      + (f" (about {fmt_min(part(t))} at {trials} trials)" if minutes else "")
                      + (f"; left to the scheduled run, the whole technique needing {fmt_min(est[t.id])} at "

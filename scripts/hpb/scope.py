@@ -40,6 +40,7 @@ class Scope:
     new: frozenset = frozenset()  # techniques the base lacks (their file is new)
     instrument: str = ""  # the first path of the plugin that differs, when one does
     paths: dict = field(default_factory=dict)  # technique id -> every path that put it in scope
+    members: dict = field(default_factory=dict)  # a changed class's path -> the methods that differ (changed_members)
 
     def covers(self, tid: str) -> bool:
         return EVERY in self.techniques or tid in self.techniques
@@ -151,7 +152,7 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             used = used_path(name).removeprefix("src/main/java/")
             users.setdefault(used if used.endswith(".java") else used + "/", set()).add(t.id)
     by_file = {f"scripts/techniques/{t.path.name}": t for t in suite.techniques}
-    new, instrument, each = set(), "", {}
+    new, instrument, each, members = set(), "", {}, {}
     for p in sorted(paths):
         reached = set()
         if p.startswith("jmh-maven-plugin/"):
@@ -168,21 +169,29 @@ def of_paths(paths, suite, base_text=lambda path: None, head_text=lambda path: N
             if old != measured_part(t.raw, kinds):
                 reached.add(t.id)
         elif p.startswith("src/"):
+            b = h = changed = None
             if p.endswith(".java"):
                 b, h = base_text(p), head_text(p)
                 if b is not None and h is not None and normalize_java(b) == normalize_java(h):
                     continue
+                if b is not None and h is not None and p.startswith("src/main/java/"):
+                    changed = changed_members(b, h)
             parts = p.split("/")  # src/<set>/java/<package path>/<File>
             inner = "/".join(parts[3:]) if len(parts) > 3 and parts[2] == "java" else ""
             hit = next((tid for d, tid in by_dir.items() if inner.startswith(d)), None)
-            used = set().union(*[ids for d, ids in users.items() if inner.startswith(d)])
-            reached |= ({hit} | used) if hit is not None else (used or {EVERY})
+            users_of = set().union(*[ids for d, ids in users.items() if inner.startswith(d)])
+            used = users_of
+            if changed is not None:  # a technique that uses the class reaches the changed methods, or not at all
+                members[p] = changed
+                names = _reached_names(p, changed, head_text)
+                used = {tid for tid in users_of if _words(_technique_text(suite.by_id(tid), p, head_text)) & names}
+            reached |= ({hit} | used) if hit is not None else (used if users_of else {EVERY})
         elif p == "pom.xml":
             reached |= pom_scope(base_text(p), head_text(p), suite)
         for tid in sorted(reached):
             each.setdefault(tid, []).append(p)
     return Scope(frozenset(each), {tid: ps[0] for tid, ps in each.items()}, new=frozenset(new),
-                 instrument=instrument, paths={tid: tuple(ps) for tid, ps in each.items()})
+                 instrument=instrument, paths={tid: tuple(ps) for tid, ps in each.items()}, members=members)
 
 
 def tree_text(path: str, cwd=REPO) -> str | None:
@@ -213,6 +222,91 @@ def of_change(base: str, suite, cwd=REPO) -> Scope:
                         lambda path: tree_text(path, cwd))
     except ValueError as e:
         return Scope(frozenset({EVERY}), {}, f"git cannot list what changed since {base}: {e}")
+
+
+# ---------------------------------------------------------------- which methods a change reaches
+
+_TYPE = re.compile(r"\b(?:class|interface|record)\s+\w+[^{;]*\{")
+_METHOD = re.compile(r"(\w+)\s*\((?:[^()]|\([^()]*\))*\)\s*(?:throws\s+[\w.,\s<>]+)?$")
+_words = lambda text: set(re.findall(r"\b[A-Za-z_]\w*", text))  # noqa: E731  (every identifier a text names)
+
+
+def java_methods(text: str) -> tuple | None:
+    """(the rest, {signature: (name, body)}) of a Java source's first top-level class, interface or record:
+    each method's signature and body, and the source without them (imports, fields, nested types, other
+    types). None for a source with an enum or none of those types."""
+    t = normalize_java(text)
+    m = _TYPE.search(t)
+    if m is None or _ENUM.search(t):
+        return None
+    methods, rest, depth, start, opened = {}, [t[:m.end()]], 1, m.end(), None
+    for mark in _MARK.finditer(t, m.end()):
+        c = mark.group()
+        if c in ("(", "{", "["):
+            depth += 1
+            if c == "{" and depth == 2 and opened is None:
+                opened = mark.start()
+        elif c in (")", "}", "]"):
+            depth -= 1
+        if depth == 0:  # the class's closing brace
+            rest.append(t[start:])
+            break
+        if depth != 1 or c not in ("}", ";") or (c == "}" and t[mark.end():].lstrip()[:1] in (";", ",", ")")):
+            continue
+        head = t[start:opened if opened is not None else mark.end()].strip()
+        sig = _METHOD.search(head) if c == "}" and opened is not None else None
+        if sig:
+            methods[head] = (sig.group(1), t[opened:mark.end()])
+        else:
+            rest.append(t[start:mark.end()])
+        start, opened = mark.end(), None
+    return " ".join(rest), methods
+
+
+def changed_members(before: str, after: str) -> frozenset | None:
+    """The names of the methods whose bodies differ between two texts of one Java class, with every method
+    of the class that names one of them (so on); None where anything else differs (a signature, a field,
+    an import, a nested type), or a field or nested type names a changed method: the whole class changed."""
+    b, h = java_methods(before), java_methods(after)
+    if b is None or h is None or b[0] != h[0] or b[1].keys() != h[1].keys():
+        return None
+    changed = {name for sig, (name, body) in h[1].items() if b[1][sig][1] != body}
+    while True:
+        more = {name for name, body in h[1].values() if name not in changed and _words(body) & changed}
+        if not more:
+            break
+        changed |= more
+    fields = re.sub(r"\b(?:package|import)\s[^;]*;", " ", h[0])  # a package's name is no use of a method
+    return None if _words(fields) & changed else frozenset(changed)
+
+
+def _package_texts(directory: str, text=tree_text, but: str = "") -> dict:
+    """Class name -> source text of each .java file in a repository directory (or the one file named), but one."""
+    where = Path(REPO, directory)
+    files = [where] if directory.endswith(".java") else sorted(where.glob("*.java"))
+    out = {}
+    for f in files:
+        rel = f.relative_to(REPO).as_posix()
+        got = None if rel == but else text(rel)
+        if got is not None:
+            out[f.stem] = got
+    return out
+
+
+def _reached_names(path: str, changed: frozenset, text=tree_text) -> set:
+    """The changed methods' names and the names of the classes of their package that name them (so on)."""
+    names, others = set(changed), _package_texts(path.rsplit("/", 1)[0], text, but=path)
+    while True:
+        more = {c for c, src in others.items() if c not in names and _words(normalize_java(src)) & names}
+        if not more:
+            return names
+        names |= more
+
+
+def _technique_text(t, but: str, text=tree_text) -> str:
+    """Every source a technique runs: its package's code and benchmarks and what it `uses`, but one file."""
+    dirs = [f"src/main/java/{t.package_dir}", f"src/jmh/java/{t.package_dir}"] + [used_path(u) for u in t.raw.get("uses") or []]
+    return " ".join(normalize_java(src) for d in dirs for src in _package_texts(d, text, but=but).values())
 
 
 # ---------------------------------------------------------------- which variants a change reaches
@@ -246,33 +340,48 @@ def enum_constants(text: str) -> dict:
     return out
 
 
-def variants_reached(package_dir: str, paths, read=tree_text) -> dict | None:
-    """How near a change comes to each enum constant in src/main/java/<package_dir> (docs/gate.md): 0 where
-    the constant's body names a class of a changed file, k where it names a class of the package that reaches
-    one through k others naming each other; unreached constants are left out. None where a path is no class
-    under src/main/java or a changed file is one of the package's enums: it may reach every variant alike.
-    read(path) gives a file's text (None where there is none; the working tree's by default). Names, not
-    members, are followed: a class that names a changed one is reached whatever member it uses."""
+def variants_reached(package_dir: str, paths, read=tree_text, members: dict | None = None) -> dict | None:
+    """How near a change comes to each enum constant in src/main/java/<package_dir> and each @Benchmark method
+    of its benchmarks (docs/gate.md): 0 where its body names a changed class (or, where only method bodies
+    changed, a changed method: `members`, path -> changed_members), k where it names a class of the package
+    that reaches one through k others naming each other; unreached ones are left out, and "*" stands for every
+    configuration where a benchmark reaches a change outside its @Benchmark methods (its state, a helper).
+    None where a path is no class under src/main/java or a changed file is one of the package's enums: it may
+    reach every variant alike. read(path) gives a file's text (None where there is none; the working tree's by
+    default). Names are followed, not calls: whatever names a reached class or method is reached."""
     if not all(p.startswith("src/main/java/") and p.endswith(".java") for p in paths):
         return None
-    root = f"src/main/java/{package_dir}/"
-    level = {p.rsplit("/", 1)[-1][:-len(".java")]: 0 for p in paths}
+    root, members = f"src/main/java/{package_dir}/", members or {}
+    changed = {p.rsplit("/", 1)[-1][:-len(".java")]: members.get(p) for p in paths}
+    level = {}
+    for name, methods in changed.items():
+        level.update(dict.fromkeys([name] if methods is None else methods, 0))
     texts = {p.stem: read(root + p.name) for p in sorted(Path(REPO, root).glob("*.java"))}
     files = {name: normalize_java(text) for name, text in texts.items() if text is not None}
     enums = {name: enum_constants(text) for name, text in files.items() if _ENUM.search(text)}
-    if set(level) & set(enums):
+    if set(changed) & set(enums):
         return None
-    words = lambda text: set(re.findall(r"\b[A-Z]\w*", text))  # noqa: E731  (class names start upper-case)
     k, front = 0, set(level)
     while front:  # a class naming a reached one is reached one step further (enums: by their constants)
         k += 1
         front = {name for name, text in files.items() if name not in enums and name not in level
-                 and words(text) & front}
+                 and name not in changed and _words(text) & front}
         level.update(dict.fromkeys(front, k))
     out = {}
+
+    def reach(key, text):
+        near = [level[w] for w in _words(text) if w in level]
+        if near:
+            out[key] = min(near + [out.get(key, math.inf)])
     for constants in enums.values():
         for c, body in constants.items():
-            near = [level[w] for w in words(body) if w in level]
-            if near:
-                out[c] = min(near + [out.get(c, math.inf)])
+            reach(c, body)
+    for text in _package_texts(f"src/jmh/java/{package_dir}", read).values():
+        parsed = java_methods(text)
+        if parsed is None:
+            reach("*", normalize_java(text))
+            continue
+        reach("*", parsed[0])
+        for sig, (name, body) in parsed[1].items():
+            reach(name if "@Benchmark" in sig else "*", sig + body)
     return out

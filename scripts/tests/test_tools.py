@@ -560,12 +560,66 @@ def test_the_variants_a_change_comes_nearest_to_are_read_from_the_package_it_cha
     read = lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None  # noqa: E731
     near = scope.variants_reached("io/hotpathbench/audit", ["src/main/java/io/hotpathbench/audit/BatchWriterLog.java"], read)
     assert near["BATCH_WRITER"] == 0 and min(k for v, k in near.items() if v != "BATCH_WRITER") > 0, near
-    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/IndexOfSplitter.java"],
-                                  read) == {"INDEX_OF": 0}
-    # a class no variant names reaches none; what is no class of src/main, or the enum itself, could reach any
-    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/FeatureLines.java"], read) == {}
+    near = scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/IndexOfSplitter.java"], read)
+    assert near["INDEX_OF"] == 0 and near["splitFirst"] == 0 and "JDK_SPLIT" not in near and near.get("*", 1) > 0, near
+    # only splitFirst's body changed: the benchmark method that calls it, and no variant
+    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/IndexOfSplitter.java"], read,
+                                  {"src/main/java/io/hotpathbench/split/IndexOfSplitter.java": frozenset({"splitFirst"})}) \
+        == {"splitFirst": 0}
+    # a class the benchmarks' state builds from (the lines) reaches every configuration ("*"); what is no class
+    # of src/main, or the enum itself, could reach any
+    assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/FeatureLines.java"], read) == {"*": 0}
     assert scope.variants_reached("io/hotpathbench/split", ["src/jmh/java/io/hotpathbench/split/SplitBenchmark.java"], read) is None
     assert scope.variants_reached("io/hotpathbench/split", ["src/main/java/io/hotpathbench/split/SplitterType.java"], read) is None
+
+
+def test_a_change_to_method_bodies_alone_reaches_those_methods_and_the_methods_naming_them():
+    from hpb import scope
+    text = (REPO / "src/main/java/io/hotpathbench/split/IndexOfSplitter.java").read_text()
+    body = lambda old, new: text.replace(old, new, 1)  # noqa: E731
+    first = body("return end < 0 ? input : input.substring(0, end);", "return end < 0 ? input : input.substring(0, end).intern();")
+    assert scope.changed_members(text, first) == {"splitFirst"}
+    find = body("private int find(String input, int from) {", "private int find(String input, int from) { from += 0;")
+    assert scope.changed_members(text, find) == {"find", "split"}, "split calls find"
+    for whole in (body("private int sizeHint = 10;", "private int sizeHint = 12;"),  # a field
+                  body("public static String splitFirst(String input, String delimiter)",
+                       "public static String splitFirst(CharSequence input, String delimiter)"),  # a signature
+                  text + "\nclass Extra {}\n", "enum E { A }"):
+        assert scope.changed_members(text, whole) is None
+    rest, methods = scope.java_methods("class A { int x = 1; @Override public String f(int a) throws B { return g(() -> { }); } "
+                                       "static { } private Runnable r = new Runnable() { public void run() { } }; void g() { } }")
+    assert sorted(n for n, _ in methods.values()) == ["f", "g"] and "static { }" in rest and "run()" in rest
+
+
+def test_a_class_another_technique_uses_reaches_it_only_through_the_methods_it_names(suite):
+    """The audit log splits with IndexOfSplitter's split, never its splitFirst: a change to splitFirst's body
+    reaches split alone, one to split's reaches both, and one outside method bodies reaches both."""
+    from hpb import scope
+    path = "src/main/java/io/hotpathbench/split/IndexOfSplitter.java"
+    text = (REPO / path).read_text()
+    reach = lambda after: scope.of_paths([path], suite, lambda p: text, lambda p: after if p == path else tree(p))  # noqa: E731
+    tree = lambda p: (REPO / p).read_text() if (REPO / p).is_file() else None  # noqa: E731
+    first = reach(text.replace("input.substring(0, end);", "input.substring(0, end).intern();", 1))
+    assert first.techniques == {"split"} and first.members == {path: {"splitFirst"}}
+    assert reach(text.replace("int next = find(input, 0);", "int next = find(input, 0) + 0;", 1)).techniques == {"split", "audit"}
+    assert reach(text.replace("private int sizeHint = 10;", "private int sizeHint = 12;", 1)).techniques == {"split", "audit"}
+
+
+def test_a_pull_request_judges_the_figures_a_change_reaches_before_the_headline_it_does_not(suite):
+    """A change to splitFirst's body reaches the split-first figures and not the headline's configurations
+    (their code is the same on both sides): the split-first figures are judged, not left to the scheduled run."""
+    from hpb import scope
+    path = "src/main/java/io/hotpathbench/split/IndexOfSplitter.java"
+    t = suite.by_id("split")
+    minutes = ci_plan.Minutes(suite, suite.ci_passes["gate"]["args"])
+    s = scope.Scope(frozenset({"split"}), {"split": path}, paths={"split": (path,)}, members={path: frozenset({"splitFirst"})})
+    notes = []
+    (ids,) = [ids for _, kind, ids, _ in ci_plan.plan(suite, "0" * 40, s, "1" * 40, minutes=minutes, notes=notes) if kind == "gate"]
+    assert {"split-first", "split-first-limit"} <= set(ids) and not set(ids) & set(ci_plan.headline_ids(t)), ids
+    assert any("reaches none of the configurations behind" in n for n in notes), notes
+    whole = scope.Scope(frozenset({"split"}), {"split": path}, paths={"split": (path,)})
+    (ids,) = [ids for _, kind, ids, _ in ci_plan.plan(suite, "0" * 40, whole, "1" * 40, minutes=minutes) if kind == "gate"]
+    assert set(ci_plan.headline_ids(t)) <= set(ids), "the whole class changed: the headline first"
 
 
 def test_a_pull_request_fills_a_technique_with_the_figures_of_the_variant_its_change_reaches_first(suite):
@@ -590,7 +644,7 @@ def test_a_pull_request_fills_a_technique_with_the_figures_of_the_variant_its_ch
         [i for i in ci_plan.all_ids(t) if i in plain and i not in ci_plan.headline_ids(t)], "without a change's variants: file order"
 
 
-REGRESSION_TARGETS = {"indexof": "split", "shared": "validation", "keys": "keys", "latency": "latency",
+REGRESSION_TARGETS = {"indexof": "split", "splitfirst": "split", "shared": "validation", "keys": "keys", "latency": "latency",
                       "cache": "cache", "redis": "redis", "gc": "gc", "writes": "writes", "audit": "audit",
                       "instrument": None}
 
