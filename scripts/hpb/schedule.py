@@ -81,8 +81,9 @@ def _named(ids, confs, suite: Suite) -> set:
                          f"known: {', '.join(sorted(known))}")
     chosen, sides = set(), _by_side(confs, range(len(confs))).values()
     for kind, t, c in (known[i] for i in ids):
-        if kind == "claim":
-            chosen |= {k for k, (_, r) in enumerate(confs) if twocommit.names(t, c, r)}
+        if kind == "claim":  # its max or min among what the run can measure, as the judge resolves it
+            pool = [r.params for _, r in confs if r.cls == t.benchmark and r.method == c.get("method")]
+            chosen |= {k for k, (_, r) in enumerate(confs) if twocommit.names(t, c, r, pool)}
         else:
             chosen |= {m for pairs in sides for m in _cited_members(pairs, t, c, suite) or ()}
     return chosen

@@ -15,7 +15,7 @@ from . import breadth
 from .config import Suite
 from .model import BEST, ITERATIONS, InputError, Run
 from .rule import ALPHA, FAST_STATE_MIN_ITERATIONS, LOOKS, MARGIN_PCT, SPEND, TIME_ALPHA  # noqa: F401 (re-exported)
-from .select import matched_rows
+from .select import matched_rows, param_matches, resolve_params
 from .stats import Figure, sd, t_quantile
 
 SIDES = ("base", "head")
@@ -164,12 +164,15 @@ def gained_pairs(suite: Suite) -> list:
             and (suite.ci_passes.get(c.get("ci")) or {}).get("gate")]
 
 
-def names(t, c: dict, r) -> bool:
+def names(t, c: dict, r, pool: list | None = None) -> bool:
     """Whether result r is one of the two configurations claim c of technique t compares (what
-    -Djmh.gate and -Djmh.claims select; max and min stand for every value)."""
+    -Djmh.gate and -Djmh.claims select): max and min stand for the largest and smallest value among pool
+    (the params of the configurations at hand, as the judge resolves them), for every value without one."""
     if (r.cls != t.benchmark or r.method != c.get("method")
             or r.params.get(t.variant_param) not in (c["variant"], c["baseline"])):
         return False
+    if pool is not None:
+        return param_matches(r.params, resolve_params(c.get("params") or {}, pool))
     params = {k: v if isinstance(v, list) else [v] for k, v in (c.get("params") or {}).items()}
     return all("max" in vals or "min" in vals or r.params.get(k) in vals for k, vals in params.items())
 
