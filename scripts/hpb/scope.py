@@ -264,13 +264,16 @@ def java_methods(text: str) -> tuple | None:
 
 
 def changed_members(before: str, after: str) -> frozenset | None:
-    """The names of the methods whose bodies differ between two texts of one Java class, with every method
-    of the class that names one of them (so on); None where anything else differs (a signature, a field,
-    an import, a nested type), or a field or nested type names a changed method: the whole class changed."""
+    """The names of the methods added, removed or changed (signature or body) between two texts of one Java
+    class, with every method of the class that names one of them (so on); None where anything else differs
+    (a field, the class's declaration, a nested type; imports aside, which act only through the bodies that
+    use them), or a field or nested type names a changed method: the whole class changed."""
     b, h = java_methods(before), java_methods(after)
-    if b is None or h is None or b[0] != h[0] or b[1].keys() != h[1].keys():
+    rest = lambda parsed: re.sub(r"\s+", " ", re.sub(r"\bimport\s[^;]*;", " ", parsed[0])).strip()  # noqa: E731
+    if b is None or h is None or rest(b) != rest(h):
         return None
-    changed = {name for sig, (name, body) in h[1].items() if b[1][sig][1] != body}
+    changed = {name for sig, (name, body) in h[1].items() if sig not in b[1] or b[1][sig][1] != body}
+    changed |= {name for sig, (name, _) in b[1].items() if sig not in h[1]}
     while True:
         more = {name for name, body in h[1].values() if name not in changed and _words(body) & changed}
         if not more:

@@ -581,9 +581,16 @@ def test_a_change_to_method_bodies_alone_reaches_those_methods_and_the_methods_n
     assert scope.changed_members(text, first) == {"splitFirst"}
     find = body("private int find(String input, int from) {", "private int find(String input, int from) { from += 0;")
     assert scope.changed_members(text, find) == {"find", "split"}, "split calls find"
+    signature = body("public static String splitFirst(String input, String delimiter)",
+                     "public static String splitFirst(CharSequence input, String delimiter)")
+    assert scope.changed_members(text, signature) == {"splitFirst"}
+    helper = body("return end < 0 ? input : input.substring(0, end);\n    }",
+                  "return end < 0 ? input : copy(input.substring(0, end));\n    }\n\n"
+                  "    private static String copy(String s) {\n        return new String(s.toCharArray());\n    }")
+    helper = helper.replace("import java.util.List;", "import java.util.List;\nimport java.util.Objects;", 1)
+    assert helper != text and scope.changed_members(text, helper) == {"splitFirst", "copy"}, "an extracted helper, an import"
     for whole in (body("private int sizeHint = 10;", "private int sizeHint = 12;"),  # a field
-                  body("public static String splitFirst(String input, String delimiter)",
-                       "public static String splitFirst(CharSequence input, String delimiter)"),  # a signature
+                  body("public final class IndexOfSplitter", "public class IndexOfSplitter"),  # the declaration
                   text + "\nclass Extra {}\n", "enum E { A }"):
         assert scope.changed_members(text, whole) is None
     rest, methods = scope.java_methods("class A { int x = 1; @Override public String f(int a) throws B { return g(() -> { }); } "
