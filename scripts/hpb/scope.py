@@ -269,18 +269,23 @@ def changed_members(before: str, after: str) -> frozenset | None:
     (a field, the class's declaration, a nested type; imports aside, which act only through the bodies that
     use them), or a field or nested type names a changed method: the whole class changed."""
     b, h = java_methods(before), java_methods(after)
-    rest = lambda parsed: re.sub(r"\s+", " ", re.sub(r"\bimport\s[^;]*;", " ", parsed[0])).strip()  # noqa: E731
+    # the rest without its package and imports (a package's name is no use of a method)
+    rest = lambda parsed: re.sub(r"\s+", " ", re.sub(r"\b(?:package|import)\s[^;]*;", " ", parsed[0])).strip()  # noqa: E731
     if b is None or h is None or rest(b) != rest(h):
         return None
     changed = {name for sig, (name, body) in h[1].items() if sig not in b[1] or b[1][sig][1] != body}
-    changed |= {name for sig, (name, _) in b[1].items() if sig not in h[1]}
+    changed = _naming(h[1].values(), changed | {name for sig, (name, _) in b[1].items() if sig not in h[1]})
+    return None if _words(rest(h)) & changed else frozenset(changed)
+
+
+def _naming(texts, names) -> set:
+    """names, with the name of every (name, text) of texts whose text names one of them (so on)."""
+    names = set(names)
     while True:
-        more = {name for name, body in h[1].values() if name not in changed and _words(body) & changed}
+        more = {name for name, text in texts if name not in names and _words(text) & names}
         if not more:
-            break
-        changed |= more
-    fields = re.sub(r"\b(?:package|import)\s[^;]*;", " ", h[0])  # a package's name is no use of a method
-    return None if _words(fields) & changed else frozenset(changed)
+            return names
+        names |= more
 
 
 def _package_texts(directory: str, text=tree_text, but: str = "") -> dict:
@@ -298,12 +303,8 @@ def _package_texts(directory: str, text=tree_text, but: str = "") -> dict:
 
 def _reached_names(path: str, changed: frozenset, text=tree_text) -> set:
     """The changed methods' names and the names of the classes of their package that name them (so on)."""
-    names, others = set(changed), _package_texts(path.rsplit("/", 1)[0], text, but=path)
-    while True:
-        more = {c for c, src in others.items() if c not in names and _words(normalize_java(src)) & names}
-        if not more:
-            return names
-        names |= more
+    others = _package_texts(path.rsplit("/", 1)[0], text, but=path)
+    return _naming([(c, normalize_java(src)) for c, src in others.items()], changed)
 
 
 def _technique_text(t, but: str, text=tree_text) -> str:
